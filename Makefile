@@ -1,0 +1,189 @@
+# ward: a sandbox policy compiler (wardc) and a tiny launcher (ward).
+#
+#   make deps    install the Debian packages the build and the tests need
+#   make         build wardc and ward into $(BUILD)/ (default: build/)
+#   make check   build with -Werror and ASan/UBSan into build/san and run every
+#                test (unit, golden, end-to-end, attacks)
+#   make demo    compile the stdlib and run the main job on the default policy
+#   make fuzz    run the libFuzzer targets for FUZZ_SECONDS each
+#   make bench   benchmarks (speed and memory targets live here, not in tests)
+#
+# Several trees can be built side by side: make BUILD=build-x SAN=1 ...
+
+BUILD ?= build
+SAN ?= 0
+PREFIX ?= /usr/local
+DESTDIR ?=
+FUZZ_SECONDS ?= 60
+VERSION := 0.1.0
+
+CC ?= cc
+BISON ?= bison
+FLEX ?= flex
+PKG_CONFIG ?= pkg-config
+
+# Libraries. The launcher links only what it must (no libseccomp: its BPF is
+# precompiled by wardc).
+LAUNCHER_PKGS := libcap libsodium
+COMPILER_PKGS := libseccomp libsodium yaml-0.1
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(sort $(LAUNCHER_PKGS) $(COMPILER_PKGS) cmocka) 2>/dev/null)
+LAUNCHER_LIBS = $(shell $(PKG_CONFIG) --libs $(LAUNCHER_PKGS) 2>/dev/null)
+COMPILER_LIBS = $(shell $(PKG_CONFIG) --libs $(COMPILER_PKGS) 2>/dev/null)
+CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-unused-parameter
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DWARD_VERSION='"$(VERSION)"' \
+	-I. -Ilang -Icompiler -Ilauncher -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS := $(LDFLAGS)
+ifeq ($(SAN),1)
+ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=address,undefined
+endif
+
+# ---------------------------------------------------------------- sources
+# Each directory's sources are collected by wildcard; a file that holds a
+# main() is named in *_MAINS and kept out of the libraries.
+GEN := $(BUILD)/gen
+LEXER_C := $(GEN)/lexer.c
+PARSER_C := $(GEN)/parser.c
+GEN_HDRS := $(GEN)/parser.h $(GEN)/lexer.h
+
+LANG_SRC := $(wildcard lang/*.c)
+# The blob reader and the shared helpers: the launcher's core, also linked by
+# the compiler (explain, diff) and the tests.
+CORE_SRC := launcher/util.c $(wildcard launcher/blob_read.c launcher/sha256.c)
+LAUNCHER_MAINS := launcher/main.c
+LAUNCHER_SRC := $(filter-out $(CORE_SRC) $(LAUNCHER_MAINS),$(wildcard launcher/*.c))
+COMPILER_MAINS := compiler/wardc.c
+COMPILER_SRC := $(filter-out $(COMPILER_MAINS),$(wildcard compiler/*.c))
+TESTLIB_SRC := $(wildcard tests/oracle/*.c tests/lib/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+LANG_OBJ := $(call obj,$(LANG_SRC)) $(if $(wildcard lang/parser.y),$(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o)
+CORE_OBJ := $(call obj,$(CORE_SRC))
+LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC))
+COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(if $(wildcard tools/gen-consts.sh),$(BUILD)/obj/gen/consts_table.o)
+TESTLIB_OBJ := $(call obj,$(TESTLIB_SRC))
+
+LIBLANG := $(BUILD)/libwardlang.a
+LIBCORE := $(BUILD)/libwardcore.a
+LIBLAUNCHER := $(BUILD)/libwardlauncher.a
+LIBCOMPILER := $(BUILD)/libwardc.a
+LIBTEST := $(BUILD)/libwardtest.a
+
+WARDC := $(BUILD)/wardc
+WARD := $(BUILD)/ward
+UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+.PHONY: all all-tests deps check test unit golden e2e attack demo fuzz fuzz-replay \
+	bench format lint-c clean install uninstall
+.DELETE_ON_ERROR:
+
+all: $(WARDC) $(WARD)
+
+# ---------------------------------------------------------------- deps
+# Idempotent and quiet: installs only what is missing.
+DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev \
+	libyaml-dev libcmocka-dev libsodium-dev clang llvm libclang-rt-14-dev \
+	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
+	clang-format cppcheck
+deps:
+	@missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "deps: installing$$(echo $$missing | sed 's/^/ /')"; \
+		SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	else echo "deps: all present"; fi
+
+# ---------------------------------------------------------------- generated
+$(GEN):
+	@mkdir -p $@
+
+$(PARSER_C) $(GEN)/parser.h: lang/parser.y | $(GEN)
+	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(PARSER_C) $<
+
+$(LEXER_C) $(GEN)/lexer.h: lang/lexer.l $(GEN)/parser.h | $(GEN)
+	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
+
+# Symbolic constants (AF_*, O_*, ...) from the system headers, at build time.
+$(GEN)/consts_table.c: tools/gen-consts.sh tools/consts.list | $(GEN)
+	CC="$(CC)" sh tools/gen-consts.sh tools/consts.list > $@.tmp && mv $@.tmp $@
+
+# ---------------------------------------------------------------- objects
+$(BUILD)/obj/gen/%.o: $(GEN)/%.c $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Wno-unused-function -Wno-sign-compare -Wno-shadow -c $< -o $@
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Only the front end includes the generated parser and scanner headers.
+$(call obj,$(LANG_SRC)): $(if $(wildcard lang/parser.y),$(GEN_HDRS))
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+$(LIBLANG): $(LANG_OBJ)
+$(LIBCORE): $(CORE_OBJ)
+$(LIBLAUNCHER): $(LAUNCHER_OBJ)
+$(LIBCOMPILER): $(COMPILER_OBJ)
+$(LIBTEST): $(TESTLIB_OBJ)
+$(BUILD)/%.a:
+	@mkdir -p $(dir $@)
+	@rm -f $@
+	ar rcs $@ $^
+
+# ---------------------------------------------------------------- programs
+$(WARDC): $(call obj,$(COMPILER_MAINS)) $(LIBCOMPILER) $(LIBLANG) $(LIBCORE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COMPILER_LIBS)
+
+$(WARD): $(call obj,$(LAUNCHER_MAINS)) $(LIBLAUNCHER) $(LIBCORE)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LAUNCHER_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBTEST) $(LIBCOMPILER) $(LIBLAUNCHER) $(LIBLANG) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(COMPILER_LIBS) $(LAUNCHER_LIBS) $(CMOCKA_LIBS)
+
+# ---------------------------------------------------------------- tests
+# check: the sanitizer tree, every suite. The closing line counts suites'
+# results as "N passed, N failed".
+check:
+	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 all-tests
+	@BUILD=$(BUILD)/san sh tests/run.sh all
+
+all-tests: all $(UNIT_BINS)
+
+test unit golden e2e attack: all-tests
+	@BUILD=$(BUILD) sh tests/run.sh $@
+
+# ---------------------------------------------------------------- demo
+demo: all
+	@sh tools/demo.sh $(BUILD)
+
+# ---------------------------------------------------------------- fuzz
+FUZZ_TARGETS := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BUILD := build/fuzz
+fuzz fuzz-replay:
+	@sh tests/fuzz/run.sh $@ $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ---------------------------------------------------------------- bench
+bench: all
+	@sh tests/bench/run.sh $(BUILD)
+
+# ---------------------------------------------------------------- style
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+lint-c:
+	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
+		--suppress=missingIncludeSystem --inline-suppr -D_GNU_SOURCE \
+		-Ilang -Icompiler -Ilauncher lang compiler launcher
+
+clean:
+	rm -rf build build-*

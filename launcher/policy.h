@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * policy.h: a compiled policy in memory.
+ *
+ * This is the contract between the compiler and the launcher. The compiler
+ * (compiler/sema.c) fills a struct ward_policy and the blob writer
+ * (compiler/blob_write.c) serialises it; the blob reader
+ * (launcher/blob_read.c) validates a blob and gives back the same structure,
+ * with every pointer pointing into the blob buffer (strings are validated to
+ * be NUL-terminated there), so reading allocates only the arrays.
+ *
+ * Everything here is decided: paths are absolute and normalised, mounts are
+ * in application order, names are resolved, limits are in base units. The
+ * launcher applies it and takes no decision of its own.
+ */
+#ifndef WARD_POLICY_H
+#define WARD_POLICY_H
+
+#include <linux/filter.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Target architectures, as the kernel's AUDIT_ARCH_* values. */
+#define WARD_ARCH_X86_64 0xc000003eu
+#define WARD_ARCH_AARCH64 0xc00000b7u
+
+/* Host requirements: what the host must provide for this blob to run.
+ * Computed by the compiler; the launcher checks each before creating any
+ * process and refuses if one is missing. */
+enum {
+	WARD_REQ_CGROUP_MEMORY = 1u << 0,
+	WARD_REQ_CGROUP_PIDS = 1u << 1,
+	WARD_REQ_CGROUP_CPU = 1u << 2,
+	WARD_REQ_NET_BPF = 1u << 3,   /* cgroup BPF egress filtering */
+	WARD_REQ_LANDLOCK = 1u << 4,  /* later issue */
+	WARD_REQ_CGROUP_SWAP = 1u << 5 /* swap accounting to enforce swap 0 */
+};
+
+struct ward_meta {
+	const char *policy_name;      /* "python" */
+	const char *compiler_version; /* "wardc 0.1.0" */
+	uint8_t source_digest[32];    /* SHA-256 over the sources, see spec */
+};
+
+struct ward_identity {
+	uint32_t uid;         /* uid inside the sandbox */
+	uint32_t gid;         /* gid inside the sandbox */
+	const char *hostname; /* never NULL; "" keeps the default "ward" */
+	uint64_t caps_keep;   /* bit n = keep CAP n; 0 = drop everything */
+};
+
+struct ward_env_var {
+	const char *name;
+	const char *value; /* NULL: pass the caller's value through if set */
+};
+
+enum ward_mount_kind {
+	WARD_MNT_BIND = 1,    /* src: host path */
+	WARD_MNT_TMPFS = 2,   /* size, mode */
+	WARD_MNT_PROC = 3,    /* a new proc instance */
+	WARD_MNT_DEV = 4,     /* minimal /dev */
+	WARD_MNT_FILE = 5,    /* data/data_len, mode */
+	WARD_MNT_SYMLINK = 6, /* src: link target (may be relative) */
+	WARD_MNT_SLOT = 7,    /* src: slot name; host path given at launch */
+	WARD_MNT_DIR = 8      /* an empty directory, mode */
+};
+
+enum {
+	WARD_MNT_F_RW = 1u << 0,       /* writable (binds and slots: else ro) */
+	WARD_MNT_F_EXEC = 1u << 1,     /* else noexec; nosuid,nodev always */
+	WARD_MNT_F_OPTIONAL = 1u << 2 /* bind: skip if the host path is absent */
+};
+
+struct ward_mount {
+	uint32_t kind;  /* enum ward_mount_kind */
+	uint32_t flags; /* WARD_MNT_F_* */
+	const char *src;
+	const char *dst; /* absolute, normalised, inside the sandbox */
+	uint64_t size;   /* tmpfs: bytes */
+	uint32_t mode;   /* tmpfs, file, dir: permission bits */
+	const uint8_t *data;
+	uint64_t data_len;
+};
+
+/* Limits, in base units. A limit that is not set is not applied. */
+enum ward_limit {
+	WARD_LIM_MEMORY,   /* bytes, cgroup hard limit */
+	WARD_LIM_SWAP,     /* bytes of swap on top of memory (0: none) */
+	WARD_LIM_CPU,      /* thousandths of a CPU (500 = 0.5 CPU) */
+	WARD_LIM_PIDS,     /* tasks in the cgroup */
+	WARD_LIM_WALL,     /* milliseconds of wall time */
+	WARD_LIM_GRACE,    /* milliseconds between SIGTERM and SIGKILL at wall */
+	WARD_LIM_CPUTIME,  /* milliseconds of CPU time (RLIMIT_CPU, rounded up) */
+	WARD_LIM_NOFILE,   /* RLIMIT_NOFILE */
+	WARD_LIM_FILESIZE, /* RLIMIT_FSIZE, bytes */
+	WARD_LIM_NPROC,    /* RLIMIT_NPROC */
+	WARD_LIM_STACK,    /* RLIMIT_STACK, bytes */
+	WARD_LIM_MEMLOCK,  /* RLIMIT_MEMLOCK, bytes */
+	WARD_LIM_CORE,     /* RLIMIT_CORE, bytes (the launcher defaults to 0) */
+	WARD_LIM_STDOUT,   /* bytes of stdout kept */
+	WARD_LIM_STDERR,   /* bytes of stderr kept */
+	WARD_LIM_OUTPUT,   /* bytes of stdout+stderr kept */
+	WARD_LIM_COUNT
+};
+
+struct ward_limits {
+	uint64_t set; /* bit n: limit n is set */
+	uint64_t value[WARD_LIM_COUNT];
+};
+
+static inline bool ward_limit_is_set(const struct ward_limits *l,
+				     enum ward_limit k)
+{
+	return (l->set >> k) & 1u;
+}
+
+enum ward_net_mode {
+	WARD_NET_NONE = 0,     /* new netns, loopback only */
+	WARD_NET_ALLOWLIST = 1 /* egress allow-list enforced by cgroup BPF */
+};
+
+struct ward_net_rule {
+	uint8_t proto;    /* IPPROTO_TCP or IPPROTO_UDP */
+	uint8_t family;   /* 4 or 6 */
+	uint8_t prefix;   /* prefix length in bits */
+	uint8_t addr[16]; /* network address; IPv4 in the first 4 bytes */
+	uint16_t port_lo, port_hi;
+};
+
+struct ward_net_host {
+	const char *name;
+	uint8_t family;
+	uint8_t addr[16];
+};
+
+struct ward_net {
+	uint32_t mode; /* enum ward_net_mode */
+	const struct ward_net_rule *rules;
+	uint32_t nrules;
+	const struct ward_net_host *hosts;
+	uint32_t nhosts;
+};
+
+/* Seccomp actions in increasing strictness; the numeric order is the
+ * "strictest wins" order of the language. */
+enum ward_action_kind {
+	WARD_ACT_ALLOW = 0,
+	WARD_ACT_LOG = 1,
+	WARD_ACT_ERRNO = 2,
+	WARD_ACT_TRAP = 3,
+	WARD_ACT_KILL = 4
+};
+
+struct ward_action {
+	uint32_t kind;     /* enum ward_action_kind */
+	uint32_t errno_nr; /* WARD_ACT_ERRNO only: 1..4095 */
+};
+
+struct ward_seccomp {
+	uint32_t arch;                  /* AUDIT_ARCH_* of the program */
+	const struct sock_filter *insns; /* the program, ready for the kernel */
+	uint32_t ninsns;
+};
+
+/*
+ * The rule table, for reviewers (explain, diff): what the source said, after
+ * resolution. The launcher does not need it and skips it; the test oracle
+ * checks that the BPF program agrees with it for every syscall.
+ */
+enum ward_cmp_op {
+	WARD_CMP_EQ = 0,
+	WARD_CMP_NE,
+	WARD_CMP_LT,
+	WARD_CMP_LE,
+	WARD_CMP_GT,
+	WARD_CMP_GE,
+	WARD_CMP_MASKED_EQ, /* (arg & mask) == value */
+	WARD_CMP_MASKED_NE  /* (arg & mask) != value */
+};
+
+struct ward_cmp {
+	uint8_t arg; /* 0..5 */
+	uint8_t op;  /* enum ward_cmp_op */
+	uint64_t mask;
+	uint64_t value;
+};
+
+/* One conjunction of comparisons with the action it selects. */
+struct ward_cond_rule {
+	const struct ward_cmp *cmps;
+	uint32_t ncmps;
+	struct ward_action action;
+};
+
+/*
+ * Everything the policy says about one syscall:
+ *   if any conditional rule matches: the strictest matching one's action;
+ *   else if has_fallback: fallback (an unconditional rule);
+ *   else the policy's default action.
+ */
+struct ward_syscall_rule {
+	int32_t nr;       /* syscall number on the target arch */
+	const char *name; /* its name */
+	bool has_fallback;
+	struct ward_action fallback;
+	const struct ward_cond_rule *conds;
+	uint32_t nconds;
+};
+
+struct ward_rules {
+	struct ward_action default_action;
+	const struct ward_syscall_rule *syscalls; /* sorted by nr */
+	uint32_t nsyscalls;
+};
+
+struct ward_policy {
+	uint32_t arch;         /* AUDIT_ARCH_* */
+	uint32_t requirements; /* WARD_REQ_* */
+	struct ward_meta meta;
+	struct ward_identity identity;
+	const struct ward_env_var *env;
+	uint32_t nenv;
+	/* In application order. mounts[0] is always the new root: a TMPFS
+	 * whose dst is "/", sized by the compiler; it is remounted read-only
+	 * after the last entry. */
+	const struct ward_mount *mounts;
+	uint32_t nmounts;
+	struct ward_limits limits;
+	struct ward_net net;
+	struct ward_seccomp seccomp;
+	struct ward_rules rules;
+};
+
+#endif

@@ -1,0 +1,73 @@
+#!/bin/sh
+# tests/run.sh SUITE: run one suite (unit, golden, e2e, attack) or all.
+# Every suite prints one line per test ("PASS name" / "FAIL name: why");
+# cmocka binaries print their own summary, which is counted here. The last
+# line is "N passed, N failed"; the exit status is 0 only when nothing failed.
+set -u
+BUILD=${BUILD:-build}
+export BUILD
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 2
+export WARDC="$top/$BUILD/wardc" WARD="$top/$BUILD/ward"
+# Sanitizers: leaks are failures; stop on the first report.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:halt_on_error=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+passed=0
+failed=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+count() { # count lines of a suite's output in $log
+	p=$(grep -c '^PASS ' "$log")
+	f=$(grep -c '^FAIL ' "$log")
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+run_unit() {
+	for t in "$BUILD"/tests/test_*; do
+		[ -x "$t" ] || continue
+		name=$(basename "$t")
+		if out=$("$t" 2>&1); then rc=0; else rc=$?; fi
+		p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
+		f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | awk '{s+=$1} END {print s+0}')
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+		passed=$((passed + p))
+		failed=$((failed + f))
+		if [ "$f" -ne 0 ]; then
+			printf '%s\n' "$out" | grep -E 'FAILED|ERROR|error|Sanitizer|runtime error' | head -40
+			echo "FAIL unit/$name: $f failed"
+		else
+			echo "PASS unit/$name ($p tests)"
+		fi
+	done
+}
+
+run_script_suite() { # name script
+	[ -f "$2" ] || return 0
+	sh "$2" >"$log" 2>&1
+	rc=$?
+	cat "$log"
+	count
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
+		echo "FAIL $1: suite exited $rc"
+		failed=$((failed + 1))
+	fi
+}
+
+suite=${1:-all}
+case $suite in
+unit | all) echo "== unit"; run_unit ;;
+esac
+case $suite in
+golden | all) echo "== golden"; run_script_suite golden tests/golden/run.sh ;;
+esac
+case $suite in
+e2e | all) echo "== e2e"; run_script_suite e2e tests/e2e/run.sh ;;
+esac
+case $suite in
+attack | all) echo "== attack"; run_script_suite attack tests/attacks/run.sh ;;
+esac
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
