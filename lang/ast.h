@@ -29,16 +29,16 @@ struct ward_loc {
 /* ---------------------------------------------------------------- values */
 
 enum ward_value_kind {
-	WARD_V_INT,      /* 42, 0x1f, 0o755; u = value */
-	WARD_V_SIZE,     /* 512M, 1.5G, 4096B; u = bytes */
+	WARD_V_INT,	 /* 42, 0x1f, 0o755; u = value */
+	WARD_V_SIZE,	 /* 512M, 1.5G, 4096B; u = bytes */
 	WARD_V_DURATION, /* 30s, 500ms, 2m, 1h; u = milliseconds */
-	WARD_V_DECIMAL,  /* 0.5, 1.25; u = thousandths (0.5 -> 500) */
-	WARD_V_STRING,   /* "text"; str/len hold the decoded bytes */
-	WARD_V_PATH,     /* /usr/lib or a relative a/b path; str */
-	WARD_V_ADDR,     /* 10.0.0.1, 10.0.0.0/8, ::1, 2001:db8::/32; addr */
-	WARD_V_NAME,     /* a bare name (constant, host), or a dotted host name
+	WARD_V_DECIMAL,	 /* 0.5, 1.25; u = thousandths (0.5 -> 500) */
+	WARD_V_STRING,	 /* "text"; str/len hold the decoded bytes */
+	WARD_V_PATH,	 /* /usr/lib or a relative a/b path; str */
+	WARD_V_ADDR,	 /* 10.0.0.1, 10.0.0.0/8, ::1, 2001:db8::/32; addr */
+	WARD_V_NAME,	 /* a bare name (constant, host), or a dotted host name
 			    such as pypi.org (DNSNAME token); str */
-	WARD_V_OR        /* a | b | c; items */
+	WARD_V_OR	 /* a | b | c; items */
 };
 
 struct ward_value {
@@ -47,7 +47,7 @@ struct ward_value {
 	const char *text; /* the source spelling, exactly as written */
 	uint64_t u;
 	const char *str; /* STRING (decoded, NUL-terminated), PATH, NAME */
-	size_t len;      /* STRING: decoded length (may contain NULs) */
+	size_t len;	 /* STRING: decoded length (may contain NULs) */
 	struct {
 		uint8_t family; /* 4 or 6 */
 		uint8_t bytes[16];
@@ -114,39 +114,39 @@ struct ward_target {
 
 enum ward_stmt_kind {
 	/* top level */
-	WARD_S_VERSION,  /* ward N;            value */
-	WARD_S_POLICY,   /* policy NAME;       name */
-	WARD_S_USE,      /* use NAME;          name (a name or a/b path) */
-	WARD_S_INCLUDE,  /* include "path";    value (STRING) */
-	WARD_S_CONST,    /* const NAME = v;    name, value */
-	WARD_S_GROUP,    /* group @g { a, @b } name, targets */
+	WARD_S_VERSION,	 /* ward N;            value */
+	WARD_S_POLICY,	 /* policy NAME;       name */
+	WARD_S_USE,	 /* use NAME;          name (a name or a/b path) */
+	WARD_S_INCLUDE,	 /* include "path";    value (STRING) */
+	WARD_S_CONST,	 /* const NAME = v;    name, value */
+	WARD_S_GROUP,	 /* group @g { a, @b } name, targets */
 	WARD_S_IDENTITY, /* identity { ... }   body */
-	WARD_S_ENV,      /* env { ... }        body */
-	WARD_S_FS,       /* fs { ... }         body */
+	WARD_S_ENV,	 /* env { ... }        body */
+	WARD_S_FS,	 /* fs { ... }         body */
 	WARD_S_NET_NONE, /* net none; */
-	WARD_S_NET,      /* net { ... }        body */
-	WARD_S_LIMITS,   /* limits { ... }     body */
+	WARD_S_NET,	 /* net { ... }        body */
+	WARD_S_LIMITS,	 /* limits { ... }     body */
 	WARD_S_SYSCALLS, /* syscalls [default ACTION] { ... } action?, body */
 
 	/* identity { } */
-	WARD_S_ID_USER,     /* user v; */
+	WARD_S_ID_USER,	    /* user v; */
 	WARD_S_ID_GROUP,    /* group v; */
 	WARD_S_ID_HOSTNAME, /* hostname v; */
-	WARD_S_ID_CAPS,     /* capabilities none; | capabilities A, B; names */
+	WARD_S_ID_CAPS,	    /* capabilities none; | capabilities A, B; names */
 
 	/* env { } */
-	WARD_S_ENV_SET,     /* NAME = v;          name, value */
+	WARD_S_ENV_SET,	    /* NAME = v;          name, value */
 	WARD_S_ENV_INHERIT, /* inherit A, B;      names */
 
 	/* fs { } : path is the sandbox path (destination) */
-	WARD_S_FS_BIND,    /* bind SRC [at DST] opts;  src, path, opts */
+	WARD_S_FS_BIND,	   /* bind SRC [at DST] opts;  src, path, opts */
 	WARD_S_FS_TMPFS,   /* tmpfs DST size v [mode m] opts; */
-	WARD_S_FS_PROC,    /* proc [DST]; */
-	WARD_S_FS_DEV,     /* dev [DST]; */
-	WARD_S_FS_FILE,    /* file DST v [mode m]; value = content */
+	WARD_S_FS_PROC,	   /* proc [DST]; */
+	WARD_S_FS_DEV,	   /* dev [DST]; */
+	WARD_S_FS_FILE,	   /* file DST v [mode m]; value = content */
 	WARD_S_FS_SYMLINK, /* symlink DST -> TARGET;   path, src */
-	WARD_S_FS_SLOT,    /* slot NAME at DST opts;   name, path, opts */
-	WARD_S_FS_DIR,     /* dir DST [mode m]; */
+	WARD_S_FS_SLOT,	   /* slot NAME at DST opts;   name, path, opts */
+	WARD_S_FS_DIR,	   /* dir DST [mode m]; */
 
 	/* net { } */
 	WARD_S_NET_HOST,  /* host NAME = ADDR [, ADDR]; name, values */
@@ -176,18 +176,19 @@ struct ward_port_range {
 
 struct ward_stmt {
 	enum ward_stmt_kind kind;
-	struct ward_loc loc;     /* the whole statement */
-	struct ward_loc kw_loc;  /* its leading keyword or name */
-	const char *name;        /* POLICY, USE, CONST, GROUP, ENV_SET, SLOT,
-				    NET_HOST, LIMIT */
+	struct ward_loc loc;	/* the whole statement */
+	struct ward_loc kw_loc; /* its leading keyword or name */
+	const char *name;	/* POLICY, USE, CONST, GROUP, ENV_SET, SLOT,
+				   NET_HOST, LIMIT */
 	struct ward_loc name_loc;
 	struct ward_value *value; /* VERSION, INCLUDE, CONST, ID_*, ENV_SET,
 				     FILE (content), LIMIT */
-	struct ward_value *src;   /* BIND (host path), SYMLINK (target) */
-	struct ward_value *path;  /* fs destination; NULL for proc/dev = default */
-	struct ward_value *size;  /* TMPFS */
-	struct ward_value *mode;  /* TMPFS, FILE, DIR: an INT written in octal */
-	unsigned opts;            /* WARD_OPT_* as written */
+	struct ward_value *src;	  /* BIND (host path), SYMLINK (target) */
+	struct ward_value
+	    *path; /* fs destination; NULL for proc/dev = default */
+	struct ward_value *size; /* TMPFS */
+	struct ward_value *mode; /* TMPFS, FILE, DIR: an INT written in octal */
+	unsigned opts;		 /* WARD_OPT_* as written */
 	struct ward_loc opts_loc;
 
 	/* CAPS, ENV_INHERIT: names; NET_HOST: values (addresses) */
@@ -199,7 +200,7 @@ struct ward_stmt {
 	size_t nvalues;
 
 	/* NET_ALLOW */
-	const char *proto; /* "tcp" or "udp" */
+	const char *proto;	 /* "tcp" or "udp" */
 	struct ward_value *dest; /* an ADDR or a NAME (a host) */
 	struct ward_port_range *ports;
 	size_t nports;
@@ -219,7 +220,7 @@ struct ward_stmt {
 struct ward_comment {
 	struct ward_loc loc;
 	const char *text; /* including the leading '#' */
-	bool trailing;    /* on the same line as code before it */
+	bool trailing;	  /* on the same line as code before it */
 };
 
 /* One parsed file. Owned by its arena. */

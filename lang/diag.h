@@ -33,11 +33,12 @@ struct ward_diags *ward_diags_new(const struct ward_sources *src, FILE *out,
 void ward_diags_free(struct ward_diags *d);
 
 /* Open a diagnostic at loc (a loc with file == WARD_NO_FILE has no place). */
-void ward_diag(struct ward_diags *d, enum ward_severity sev, struct ward_loc loc,
-	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ward_diag(struct ward_diags *d, enum ward_severity sev,
+	       struct ward_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* "= help: ..." under the current diagnostic. */
 void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 /* A note at another place, attached to the current diagnostic. */
 void ward_diag_note(struct ward_diags *d, struct ward_loc loc, const char *fmt,
 		    ...) __attribute__((format(printf, 3, 4)));

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 /* Target architectures, as the kernel's AUDIT_ARCH_* values. */
-#define WARD_ARCH_X86_64 0xc000003eu
+#define WARD_ARCH_X86_64  0xc000003eu
 #define WARD_ARCH_AARCH64 0xc00000b7u
 
 /* Host requirements: what the host must provide for this blob to run.
@@ -32,8 +32,8 @@ enum {
 	WARD_REQ_CGROUP_MEMORY = 1u << 0,
 	WARD_REQ_CGROUP_PIDS = 1u << 1,
 	WARD_REQ_CGROUP_CPU = 1u << 2,
-	WARD_REQ_NET_BPF = 1u << 3,   /* cgroup BPF egress filtering */
-	WARD_REQ_LANDLOCK = 1u << 4,  /* later issue */
+	WARD_REQ_NET_BPF = 1u << 3,    /* cgroup BPF egress filtering */
+	WARD_REQ_LANDLOCK = 1u << 4,   /* later issue */
 	WARD_REQ_CGROUP_SWAP = 1u << 5 /* swap accounting to enforce swap 0 */
 };
 
@@ -44,8 +44,8 @@ struct ward_meta {
 };
 
 struct ward_identity {
-	uint32_t uid;         /* uid inside the sandbox */
-	uint32_t gid;         /* gid inside the sandbox */
+	uint32_t uid;	      /* uid inside the sandbox */
+	uint32_t gid;	      /* gid inside the sandbox */
 	const char *hostname; /* never NULL; "" keeps the default "ward" */
 	uint64_t caps_keep;   /* bit n = keep CAP n; 0 = drop everything */
 };
@@ -67,37 +67,39 @@ enum ward_mount_kind {
 };
 
 enum {
-	WARD_MNT_F_RW = 1u << 0,       /* writable (binds and slots: else ro) */
-	WARD_MNT_F_EXEC = 1u << 1,     /* else noexec; nosuid,nodev always */
-	WARD_MNT_F_OPTIONAL = 1u << 2 /* bind: skip if the host path is absent */
+	WARD_MNT_F_RW = 1u << 0,   /* writable (binds and slots: else ro) */
+	WARD_MNT_F_EXEC = 1u << 1, /* else noexec; nosuid,nodev always */
+	WARD_MNT_F_OPTIONAL = 1u
+			      << 2 /* bind: skip if the host path is absent */
 };
 
 struct ward_mount {
-	uint32_t kind;  /* enum ward_mount_kind */
+	uint32_t kind;	/* enum ward_mount_kind */
 	uint32_t flags; /* WARD_MNT_F_* */
 	const char *src;
 	const char *dst; /* absolute, normalised, inside the sandbox */
-	uint64_t size;   /* tmpfs: bytes */
-	uint32_t mode;   /* tmpfs, file, dir: permission bits */
+	uint64_t size;	 /* tmpfs: bytes */
+	uint32_t mode;	 /* tmpfs, file, dir: permission bits */
 	const uint8_t *data;
 	uint64_t data_len;
 };
 
 /* Limits, in base units. A limit that is not set is not applied. */
 enum ward_limit {
-	WARD_LIM_MEMORY,   /* bytes, cgroup hard limit */
-	WARD_LIM_SWAP,     /* bytes of swap on top of memory (0: none) */
-	WARD_LIM_CPU,      /* thousandths of a CPU (500 = 0.5 CPU) */
-	WARD_LIM_PIDS,     /* tasks in the cgroup */
-	WARD_LIM_WALL,     /* milliseconds of wall time */
-	WARD_LIM_GRACE,    /* milliseconds between SIGTERM and SIGKILL at wall */
-	WARD_LIM_CPUTIME,  /* milliseconds of CPU time (RLIMIT_CPU, rounded up) */
-	WARD_LIM_NOFILE,   /* RLIMIT_NOFILE */
+	WARD_LIM_MEMORY,  /* bytes, cgroup hard limit */
+	WARD_LIM_SWAP,	  /* bytes of swap on top of memory (0: none) */
+	WARD_LIM_CPU,	  /* thousandths of a CPU (500 = 0.5 CPU) */
+	WARD_LIM_PIDS,	  /* tasks in the cgroup */
+	WARD_LIM_WALL,	  /* milliseconds of wall time */
+	WARD_LIM_GRACE,	  /* milliseconds between SIGTERM and SIGKILL at wall */
+	WARD_LIM_CPUTIME, /* milliseconds of CPU time (RLIMIT_CPU, rounded up)
+			   */
+	WARD_LIM_NOFILE,  /* RLIMIT_NOFILE */
 	WARD_LIM_FILESIZE, /* RLIMIT_FSIZE, bytes */
-	WARD_LIM_NPROC,    /* RLIMIT_NPROC */
-	WARD_LIM_STACK,    /* RLIMIT_STACK, bytes */
+	WARD_LIM_NPROC,	   /* RLIMIT_NPROC */
+	WARD_LIM_STACK,	   /* RLIMIT_STACK, bytes */
 	WARD_LIM_MEMLOCK,  /* RLIMIT_MEMLOCK, bytes */
-	WARD_LIM_CORE,     /* RLIMIT_CORE, bytes (the launcher defaults to 0) */
+	WARD_LIM_CORE,	   /* RLIMIT_CORE, bytes (the launcher defaults to 0) */
 	WARD_LIM_STDOUT,   /* bytes of stdout kept */
 	WARD_LIM_STDERR,   /* bytes of stderr kept */
 	WARD_LIM_OUTPUT,   /* bytes of stdout+stderr kept */
@@ -121,9 +123,9 @@ enum ward_net_mode {
 };
 
 struct ward_net_rule {
-	uint8_t proto;    /* IPPROTO_TCP or IPPROTO_UDP */
-	uint8_t family;   /* 4 or 6 */
-	uint8_t prefix;   /* prefix length in bits */
+	uint8_t proto;	  /* IPPROTO_TCP or IPPROTO_UDP */
+	uint8_t family;	  /* 4 or 6 */
+	uint8_t prefix;	  /* prefix length in bits */
 	uint8_t addr[16]; /* network address; IPv4 in the first 4 bytes */
 	uint16_t port_lo, port_hi;
 };
@@ -153,12 +155,12 @@ enum ward_action_kind {
 };
 
 struct ward_action {
-	uint32_t kind;     /* enum ward_action_kind */
+	uint32_t kind;	   /* enum ward_action_kind */
 	uint32_t errno_nr; /* WARD_ACT_ERRNO only: 1..4095 */
 };
 
 struct ward_seccomp {
-	uint32_t arch;                  /* AUDIT_ARCH_* of the program */
+	uint32_t arch;			 /* AUDIT_ARCH_* of the program */
 	const struct sock_filter *insns; /* the program, ready for the kernel */
 	uint32_t ninsns;
 };
@@ -200,7 +202,7 @@ struct ward_cond_rule {
  *   else the policy's default action.
  */
 struct ward_syscall_rule {
-	int32_t nr;       /* syscall number on the target arch */
+	int32_t nr;	  /* syscall number on the target arch */
 	const char *name; /* its name */
 	bool has_fallback;
 	struct ward_action fallback;
@@ -215,7 +217,7 @@ struct ward_rules {
 };
 
 struct ward_policy {
-	uint32_t arch;         /* AUDIT_ARCH_* */
+	uint32_t arch;	       /* AUDIT_ARCH_* */
 	uint32_t requirements; /* WARD_REQ_* */
 	struct ward_meta meta;
 	struct ward_identity identity;

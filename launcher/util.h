@@ -27,13 +27,13 @@
 #define WARD_ERR_MSG_MAX 512
 
 typedef struct ward_err {
-	int code;                   /* errno value, or 0 when not a system error */
+	int code; /* errno value, or 0 when not a system error */
 	char msg[WARD_ERR_MSG_MAX]; /* "operation path: detail" */
 } ward_err;
 
 /* Fill *err (if not NULL) and return -1. */
 int ward_fail(ward_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* "msg: strerror(code)" or "msg" into buf; returns buf. */
 const char *ward_err_str(const ward_err *err, char *buf, size_t len);
@@ -55,8 +55,8 @@ static inline void ward_fclosep(FILE **f)
 		fclose(*f);
 }
 
-#define _cleanup_free_ __attribute__((cleanup(ward_freep)))
-#define _cleanup_close_ __attribute__((cleanup(ward_closep)))
+#define _cleanup_free_	 __attribute__((cleanup(ward_freep)))
+#define _cleanup_close_	 __attribute__((cleanup(ward_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(ward_fclosep)))
 
 /* Hand ownership out of a cleanup variable. */
