@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * check.c: refuse, before any process exists, what cannot be enforced.
+ */
+#include "check.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/stat.h>
+
+uint32_t ward_native_arch(void)
+{
+#if defined(__x86_64__)
+	return WARD_ARCH_X86_64;
+#elif defined(__aarch64__)
+	return WARD_ARCH_AARCH64;
+#else
+	return 0; /* unknown: every blob is refused as "another arch" */
+#endif
+}
+
+/* What this launcher does not enforce yet. Each line goes away with the
+ * issue that implements it; until then such a policy is refused, never
+ * run with the limit silently missing. */
+static const struct {
+	uint32_t req;
+	const char *what;
+} unsupported_reqs[] = {
+    {WARD_REQ_CGROUP_MEMORY, "a cgroup memory limit (limits { memory })"},
+    {WARD_REQ_CGROUP_SWAP, "cgroup swap accounting (limits { swap })"},
+    {WARD_REQ_CGROUP_PIDS, "a cgroup pids limit (limits { pids })"},
+    {WARD_REQ_CGROUP_CPU, "a cgroup cpu quota (limits { cpu })"},
+    {WARD_REQ_NET_BPF, "cgroup BPF egress filtering (net { allow ... })"},
+    {WARD_REQ_LANDLOCK, "Landlock"},
+};
+
+static const struct {
+	enum ward_limit k;
+	const char *name;
+} unsupported_limits[] = {
+    {WARD_LIM_MEMORY, "memory"}, {WARD_LIM_SWAP, "swap"},
+    {WARD_LIM_CPU, "cpu"},	 {WARD_LIM_PIDS, "pids"},
+    {WARD_LIM_WALL, "wall"},	 {WARD_LIM_GRACE, "grace"},
+    {WARD_LIM_STDOUT, "stdout"}, {WARD_LIM_STDERR, "stderr"},
+    {WARD_LIM_OUTPUT, "output"},
+};
+
+#define NOT_YET                                                                \
+	"which this launcher does not enforce yet (supervision and network "   \
+	"support come later); remove it from the policy to run"
+
+int ward_check_policy(const struct ward_policy *p, ward_err *err)
+{
+	for (size_t i = 0; i < ARRAY_LEN(unsupported_reqs); i++)
+		if (p->requirements & unsupported_reqs[i].req)
+			return ward_fail(err, 0,
+					 "the policy needs %s, " NOT_YET,
+					 unsupported_reqs[i].what);
+	if (p->net.mode != WARD_NET_NONE)
+		return ward_fail(err, 0,
+				 "the policy has a network allow-list, " NOT_YET
+				 " (net none)");
+	for (size_t i = 0; i < ARRAY_LEN(unsupported_limits); i++)
+		if (ward_limit_is_set(&p->limits, unsupported_limits[i].k))
+			return ward_fail(err, 0,
+					 "the policy sets limit %s, " NOT_YET,
+					 unsupported_limits[i].name);
+	if (p->arch != ward_native_arch() ||
+	    p->seccomp.arch != ward_native_arch())
+		return ward_fail(err, 0,
+				 "the policy is compiled for another "
+				 "architecture");
+	if (p->seccomp.ninsns == 0)
+		return ward_fail(err, 0, "the policy has no seccomp program");
+	if (p->nmounts == 0 || p->mounts[0].kind != WARD_MNT_TMPFS ||
+	    strcmp(p->mounts[0].dst, "/"))
+		return ward_fail(err, 0, "the first mount is not the root");
+	/* Capabilities this kernel does not know cannot be granted; say so
+	 * rather than drop them quietly. cap_max_bits() reads the kernel's
+	 * cap_last_cap once. */
+	if (p->identity.caps_keep >> cap_max_bits())
+		return ward_fail(err, 0,
+				 "the policy keeps capability %d, unknown to "
+				 "this kernel (last is %d)",
+				 63 - __builtin_clzll(p->identity.caps_keep),
+				 (int)cap_max_bits() - 1);
+	return 0;
+}
+
+static const struct ward_slot_arg *find_slot(const struct ward_cli *cli,
+					     const char *name)
+{
+	for (size_t i = 0; i < cli->nslots; i++)
+		if (!strcmp(cli->slots[i].name, name))
+			return &cli->slots[i];
+	return NULL;
+}
+
+static bool declared(const struct ward_policy *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].kind == WARD_MNT_SLOT &&
+		    !strcmp(p->mounts[i].src, name))
+			return true;
+	return false;
+}
+
+int ward_check_slots(const struct ward_policy *p, const struct ward_cli *cli,
+		     struct ward_slot_src *slots, ward_err *err)
+{
+	for (size_t i = 0; i < cli->nslots; i++)
+		if (!declared(p, cli->slots[i].name))
+			return ward_fail(err, 0,
+					 "--slot %s: the policy declares no "
+					 "slot of that name",
+					 cli->slots[i].name);
+	for (uint32_t i = 0; i < p->nmounts; i++) {
+		const struct ward_mount *m = &p->mounts[i];
+		const struct ward_slot_arg *a;
+		struct stat st;
+
+		slots[i] = (struct ward_slot_src){0};
+		if (m->kind != WARD_MNT_SLOT)
+			continue;
+		a = find_slot(cli, m->src);
+		if (!a)
+			return ward_fail(err, 0,
+					 "the policy's slot %s (at %s) needs "
+					 "--slot %s=HOSTPATH",
+					 m->src, m->dst, m->src);
+		/* Not followed: a slot directory written by an earlier run
+		 * could hold a symlink that points elsewhere on the host. */
+		if (lstat(a->path, &st) < 0)
+			return ward_fail(err, errno, "--slot %s=%s", a->name,
+					 a->path);
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+			return ward_fail(err, 0,
+					 "--slot %s=%s: not a directory or "
+					 "a regular file%s",
+					 a->name, a->path,
+					 S_ISLNK(st.st_mode)
+					     ? " (a symlink is not followed)"
+					     : "");
+		slots[i] = (struct ward_slot_src){a->path, st.st_dev, st.st_ino,
+						  S_ISDIR(st.st_mode)};
+	}
+	return 0;
+}

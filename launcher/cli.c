@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.c: ward's command line. Strict: options come before POLICY, and
+ * "--" must separate POLICY from PROGRAM, so that no program name or
+ * argument is ever taken for an option of ward's.
+ */
+#include "cli.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+enum { OPT_SLOT = 256, OPT_REPORT, OPT_DIGEST, OPT_STDIN, OPT_HUID, OPT_HGID };
+
+static const struct option options[] = {
+    {"slot", required_argument, NULL, OPT_SLOT},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"expect-digest", required_argument, NULL, OPT_DIGEST},
+    {"stdin", required_argument, NULL, OPT_STDIN},
+    {"host-uid", required_argument, NULL, OPT_HUID},
+    {"host-gid", required_argument, NULL, OPT_HGID},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
+
+void ward_cli_usage(FILE *f)
+{
+	fputs(
+	    "Usage: ward [OPTIONS] POLICY.wardb -- PROGRAM [ARGS...]\n"
+	    "Run PROGRAM in the sandbox that the compiled policy describes.\n"
+	    "\n"
+	    "  --slot NAME=HOSTPATH   bind HOSTPATH at the policy's slot NAME\n"
+	    "                         (every slot the policy declares, once)\n"
+	    "  --report FILE          write the run report (JSON) to FILE\n"
+	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
+	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
+	    "                         - passes ward's own)\n"
+	    "  --host-uid N, --host-gid N\n"
+	    "                         root only: the unprivileged host ids "
+	    "the\n"
+	    "                         sandbox user maps to (default 65534)\n"
+	    "  -h, --help             this text\n"
+	    "  -V, --version          ward's version\n"
+	    "\n"
+	    "Exit status: the program's own; 128+N if it was killed by signal\n"
+	    "N; 125 if ward refused or failed to set up the sandbox; 126 if\n"
+	    "the program cannot be executed; 127 if it is not found.\n",
+	    f);
+}
+
+static int parse_id(const char *opt, const char *s, int64_t *out, ward_err *err)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (!isdigit((unsigned char)s[0]) || *end || errno || v >= 0xffffffffu)
+		return ward_fail(err, 0, "%s: not a uid/gid: \"%s\"", opt, s);
+	*out = (int64_t)v;
+	return 0;
+}
+
+static int add_slot(struct ward_cli *cli, char *arg, ward_err *err)
+{
+	char *eq = strchr(arg, '=');
+	struct ward_slot_arg *v;
+
+	if (!eq || eq == arg || !eq[1])
+		return ward_fail(err, 0, "--slot %s: expected NAME=HOSTPATH",
+				 arg);
+	*eq = '\0';
+	for (size_t i = 0; i < cli->nslots; i++)
+		if (!strcmp(cli->slots[i].name, arg))
+			return ward_fail(err, 0, "--slot %s given twice", arg);
+	v = realloc(cli->slots, (cli->nslots + 1) * sizeof(*v));
+	if (!v)
+		return ward_fail(err, ENOMEM, "--slot");
+	cli->slots = v;
+	v[cli->nslots++] = (struct ward_slot_arg){arg, eq + 1};
+	return 0;
+}
+
+static int set_digest(struct ward_cli *cli, const char *s, ward_err *err)
+{
+	size_t n = strlen(s);
+
+	if (n != 64 || strspn(s, "0123456789abcdefABCDEF") != 64)
+		return ward_fail(err, 0,
+				 "--expect-digest: expected 64 hex digits "
+				 "(a SHA-256), got \"%s\"",
+				 s);
+	for (size_t i = 0; i < n; i++)
+		cli->expect_digest[i] = (char)tolower((unsigned char)s[i]);
+	cli->expect_digest[n] = '\0';
+	return 0;
+}
+
+static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
+			ward_err *err)
+{
+	switch (c) {
+	case 'h':
+		cli->help = true;
+		return 0;
+	case 'V':
+		cli->version = true;
+		return 0;
+	case OPT_SLOT:
+		return add_slot(cli, optarg, err);
+	case OPT_REPORT:
+		cli->report_path = optarg;
+		return 0;
+	case OPT_DIGEST:
+		return set_digest(cli, optarg, err);
+	case OPT_STDIN:
+		cli->stdin_path = optarg;
+		return 0;
+	case OPT_HUID:
+		return parse_id("--host-uid", optarg, &cli->host_uid, err);
+	case OPT_HGID:
+		return parse_id("--host-gid", optarg, &cli->host_gid, err);
+	case ':':
+		return ward_fail(err, 0, "%s needs an argument",
+				 argv[optind - 1]);
+	}
+	return ward_fail(err, 0, "unknown option %s",
+			 optind - 1 < argc ? argv[optind - 1] : "");
+}
+
+int ward_cli_parse(int argc, char **argv, struct ward_cli *cli, ward_err *err)
+{
+	int c;
+
+	memset(cli, 0, sizeof(*cli));
+	cli->host_uid = cli->host_gid = -1;
+	opterr = 0;
+	optind = 1;
+	/* '+': stop at the first non-option (POLICY). */
+	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1)
+		if (parse_option(cli, c, argv, argc, err) < 0)
+			return -1;
+	if (cli->help || cli->version)
+		return 0;
+	if (optind >= argc)
+		return ward_fail(err, 0, "no POLICY given (see ward --help)");
+	cli->blob_path = argv[optind++];
+	if (optind >= argc || strcmp(argv[optind], "--"))
+		return ward_fail(err, 0,
+				 "expected -- after POLICY, then PROGRAM "
+				 "(options go before POLICY)");
+	optind++;
+	if (optind >= argc || !argv[optind][0])
+		return ward_fail(err, 0, "no PROGRAM given after --");
+	cli->argv = argv + optind;
+	return 0;
+}
+
+void ward_cli_free(struct ward_cli *cli)
+{
+	free(cli->slots);
+	cli->slots = NULL;
+	cli->nslots = 0;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.h: ward's command line.
+ *
+ *   ward [OPTIONS] POLICY.wardb -- PROGRAM [ARGS...]
+ */
+#ifndef WARD_CLI_H
+#define WARD_CLI_H
+
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ward_slot_arg {
+	const char *name; /* points into argv, up to the '=' (NUL put there) */
+	const char *path;
+};
+
+struct ward_cli {
+	const char *blob_path;
+	char **argv; /* PROGRAM and its arguments, NULL-terminated */
+	struct ward_slot_arg *slots;
+	size_t nslots;
+	const char *report_path;    /* NULL: no report */
+	char expect_digest[65];	    /* lower-case hex, "" when not given */
+	const char *stdin_path;	    /* NULL: /dev/null; "-": ward's stdin */
+	int64_t host_uid, host_gid; /* -1 when not given */
+	bool help, version;
+};
+
+/* Parse argv (whose strings it may modify). Returns 0, or -1 with err
+ * filled (a usage error). On success with help or version set, nothing
+ * else need be looked at. */
+int ward_cli_parse(int argc, char **argv, struct ward_cli *cli, ward_err *err);
+void ward_cli_free(struct ward_cli *cli);
+void ward_cli_usage(FILE *f);
+
+#endif

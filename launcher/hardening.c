@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hardening.c: see hardening.h. The order in which init calls these is
+ * explained in docs/spec.md part 3.
+ */
+#include "hardening.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <linux/seccomp.h>
+#include <linux/securebits.h>
+#include <net/if.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/capability.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+
+int ward_set_identity(const struct ward_identity *id, ward_err *err)
+{
+	if (setresgid(id->gid, id->gid, id->gid) < 0)
+		return ward_fail(err, errno, "setresgid %u", id->gid);
+	if (setresuid(id->uid, id->uid, id->uid) < 0)
+		return ward_fail(err, errno, "setresuid %u", id->uid);
+	return 0;
+}
+
+static void cap_freep(void *p)
+{
+	cap_free(*(void **)p);
+}
+#define _cleanup_cap_ __attribute__((cleanup(cap_freep)))
+
+int ward_drop_caps(uint64_t keep, ward_err *err)
+{
+	_cleanup_cap_ cap_iab_t iab = cap_iab_init();
+	_cleanup_cap_ cap_t caps = cap_init();
+	cap_value_t last = cap_max_bits();
+
+	if (!iab || !caps)
+		return ward_fail(err, ENOMEM, "capabilities");
+	for (cap_value_t c = 0; c < last; c++) {
+		bool k = (keep >> c) & 1;
+
+		if (cap_iab_set_vector(iab, CAP_IAB_BOUND, c, !k) ||
+		    cap_iab_set_vector(iab, CAP_IAB_INH, c, k) ||
+		    cap_iab_set_vector(iab, CAP_IAB_AMB, c, k) ||
+		    (k &&
+		     (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) ||
+		      cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) ||
+		      cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET))))
+			return ward_fail(err, errno, "capability %d", c);
+	}
+	/* Bounding set and inheritable/ambient first, while CAP_SETPCAP is
+	 * still effective; then the securebits; permitted and effective
+	 * last, since dropping them ends what the two others need. */
+	if (cap_iab_set_proc(iab))
+		return ward_fail(err, errno, "drop the bounding set");
+	if (cap_set_secbits(
+		SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+		SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
+		SECBIT_NO_CAP_AMBIENT_RAISE |
+		SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED))
+		return ward_fail(err, errno, "lock the securebits");
+	if (cap_set_proc(caps))
+		return ward_fail(err, errno, "drop the capabilities");
+	return 0;
+}
+
+int ward_no_new_privs(ward_err *err)
+{
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return ward_fail(err, errno, "prctl PR_SET_NO_NEW_PRIVS");
+	return 0;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+int ward_close_fds_except(const int *keep, size_t n, ward_err *err)
+{
+	int sorted[8];
+	unsigned from = 3;
+
+	if (n > ARRAY_LEN(sorted))
+		return ward_fail(err, EINVAL, "close_range");
+	memcpy(sorted, keep, n * sizeof(int));
+	qsort(sorted, n, sizeof(int), cmp_int);
+	for (size_t i = 0; i <= n; i++) {
+		unsigned to = i < n ? (unsigned)sorted[i] : ~0u;
+
+		if (i < n && sorted[i] < 3)
+			continue;
+		if (to > from && close_range(from, to - 1, 0) < 0)
+			return ward_fail(err, errno, "close_range %u-%u", from,
+					 to - 1);
+		from = to + 1;
+	}
+	return 0;
+}
+
+void ward_reset_signals(void)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t none;
+
+	for (int s = 1; s < NSIG; s++)
+		if (s != SIGKILL && s != SIGSTOP)
+			sigaction(s, &sa, NULL); /* EINVAL for glibc's own */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+static const struct {
+	enum ward_limit k;
+	int res;
+	const char *name;
+} rlimits[] = {
+    {WARD_LIM_NOFILE, RLIMIT_NOFILE, "nofile"},
+    {WARD_LIM_FILESIZE, RLIMIT_FSIZE, "filesize"},
+    {WARD_LIM_NPROC, RLIMIT_NPROC, "nproc"},
+    {WARD_LIM_STACK, RLIMIT_STACK, "stack"},
+    {WARD_LIM_MEMLOCK, RLIMIT_MEMLOCK, "memlock"},
+    {WARD_LIM_CORE, RLIMIT_CORE, "core"},
+    {WARD_LIM_CPUTIME, RLIMIT_CPU, "cputime"},
+};
+
+int ward_set_rlimits(const struct ward_limits *l, ward_err *err)
+{
+	for (size_t i = 0; i < ARRAY_LEN(rlimits); i++) {
+		struct rlimit rl;
+		uint64_t v;
+
+		if (ward_limit_is_set(l, rlimits[i].k))
+			v = l->value[rlimits[i].k];
+		else if (rlimits[i].k == WARD_LIM_CORE)
+			v = 0;
+		else
+			continue;
+		if (rlimits[i].k == WARD_LIM_CPUTIME)
+			v = v / 1000 + (v % 1000 != 0); /* ms, rounded up */
+		rl.rlim_cur = rl.rlim_max = v;
+		if (setrlimit(rlimits[i].res, &rl) < 0)
+			return ward_fail(err, errno,
+					 "limit %s %llu (above the caller's "
+					 "hard limit?)",
+					 rlimits[i].name,
+					 (unsigned long long)v);
+	}
+	return 0;
+}
+
+int ward_loopback_up(ward_err *err)
+{
+	struct ifreq ifr = {.ifr_name = "lo"};
+	_cleanup_close_ int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		return ward_fail(err, errno, "socket for lo");
+	if (ioctl(s, SIOCGIFFLAGS, &ifr) < 0)
+		return ward_fail(err, errno, "SIOCGIFFLAGS lo");
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
+		return ward_fail(err, errno, "SIOCSIFFLAGS lo");
+	return 0;
+}
+
+int ward_forbid_userns(const char *procsys, ward_err *err)
+{
+	char path[256];
+	struct statfs sfs;
+	_cleanup_close_ int fd = -1;
+
+	snprintf(path, sizeof(path), "%s/user/max_user_namespaces", procsys);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return ward_fail(err, errno, "open %s", path);
+	/* Write only to procfs (CVE-2019-16884). */
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (write(fd, "0", 1) != 1)
+		return ward_fail(err, errno, "write %s", path);
+	return 0;
+}
+
+int ward_install_seccomp(const struct ward_seccomp *sc, ward_err *err)
+{
+	struct sock_fprog prog = {
+	    .len = (unsigned short)sc->ninsns,
+	    .filter = (struct sock_filter *)sc->insns,
+	};
+
+	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return ward_fail(err, errno, "seccomp: install the filter");
+	return 0;
+}

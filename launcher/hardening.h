@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hardening.h: the process-wide steps of setting up the sandbox: identity,
+ * capabilities, securebits, no_new_privs, descriptors, signals, rlimits,
+ * loopback, seccomp. Each is one function; init.c calls them in order.
+ */
+#ifndef WARD_HARDENING_H
+#define WARD_HARDENING_H
+
+#include "policy.h"
+#include "util.h"
+
+#include <stddef.h>
+
+/* setresgid then setresuid to the sandbox ids (all three of each). */
+int ward_set_identity(const struct ward_identity *id, ward_err *err);
+
+/* Keep only the capabilities in keep, in every set: bounding reduced to
+ * keep; inheritable and ambient = keep (so that they survive execve as a
+ * non-root user); permitted and effective = keep. Securebits locked so that
+ * uid 0 inside gains nothing on execve and nothing can be raised again. */
+int ward_drop_caps(uint64_t keep, ward_err *err);
+
+int ward_no_new_privs(ward_err *err);
+
+/* Close every descriptor >= 3 except those in keep[0..n). */
+int ward_close_fds_except(const int *keep, size_t n, ward_err *err);
+
+/* Default disposition for every signal, empty signal mask. */
+void ward_reset_signals(void);
+
+/* The policy's rlimits (soft = hard), RLIMIT_CORE 0 unless set. */
+int ward_set_rlimits(const struct ward_limits *l, ward_err *err);
+
+/* Bring up "lo" in the current network namespace. */
+int ward_loopback_up(ward_err *err);
+
+/* Forbid new user namespaces below the current one, by the kernel's own
+ * count (user.max_user_namespaces = 0 in this namespace). procsys is the
+ * directory of the sysctls ("/proc/sys"). */
+int ward_forbid_userns(const char *procsys, ward_err *err);
+
+/* Install the policy's program (no_new_privs must be set). */
+int ward_install_seccomp(const struct ward_seccomp *sc, ward_err *err);
+
+#endif

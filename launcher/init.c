@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * init.c: PID 1 of the sandbox, and the target it forks.
+ *
+ * init applies the whole sandbox to itself (mounts, identity, capabilities,
+ * no_new_privs), so that the target inherits it through fork and init
+ * holds nothing worth reaching; then it forks the target, reaps every
+ * zombie, forwards SIGTERM/SIGINT/SIGHUP, and reports the target's status
+ * to the supervisor. When init exits, the kernel kills whatever is left in
+ * the pid namespace.
+ *
+ * init was made by a raw clone3(): glibc's idea of its thread id is the
+ * supervisor's, so nothing here calls raise(), abort() or pthread_*;
+ * every exit is _exit(), so no atexit handler (nor a sanitizer's leak
+ * check) runs in the sandbox.
+ */
+#include "exec.h"
+#include "exitcode.h"
+#include "hardening.h"
+#include "launch.h"
+#include "mounts.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text)
+{
+	struct ward_msg m = {.kind = kind, .code = code};
+	ssize_t n;
+
+	if (text)
+		snprintf(m.text, sizeof(m.text), "%s", text);
+	do
+		n = write(fd, &m, sizeof(m));
+	while (n < 0 && errno == EINTR);
+}
+
+static _Noreturn void fail(const struct ward_launch *l, const ward_err *err)
+{
+	ward_msg_send(l->msg_wr, WARD_MSG_SETUP_FAILED, err->code, err->msg);
+	_exit(WARD_EXIT_REFUSED);
+}
+
+/* Die with the supervisor. PR_SET_PDEATHSIG alone has a window (the
+ * supervisor may already be gone when it is set) and is cleared by every
+ * credential change, so it is set again after each, and then the lifeline
+ * is checked: the supervisor holds the write end of sync_rd open for its
+ * whole life, so a hang-up there means it is gone. (getppid() cannot tell:
+ * it is 0 in a new pid namespace.) */
+static int tie_to_supervisor(const struct ward_launch *l, ward_err *err)
+{
+	struct pollfd pfd = {.fd = l->sync_rd, .events = POLLIN};
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return ward_fail(err, errno, "prctl PR_SET_PDEATHSIG");
+	if (poll(&pfd, 1, 0) < 0)
+		return ward_fail(err, errno, "poll the lifeline");
+	if (pfd.revents & (POLLHUP | POLLERR))
+		_exit(WARD_EXIT_REFUSED); /* nobody to report to */
+	return 0;
+}
+
+/* Wait until the supervisor has written our id maps. */
+static void wait_for_maps(const struct ward_launch *l)
+{
+	char go;
+	ssize_t n;
+
+	do
+		n = read(l->sync_rd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(WARD_EXIT_REFUSED); /* the supervisor gave up or died */
+}
+
+static int setup_stdio(const struct ward_launch *l, ward_err *err)
+{
+	for (int i = 0; i < 3; i++)
+		if (l->stdio[i] != i && dup2(l->stdio[i], i) < 0)
+			return ward_fail(err, errno, "dup2 %d", i);
+	return 0;
+}
+
+static void mounts_freep(struct ward_mounts **m)
+{
+	ward_mounts_free(*m);
+}
+
+/* Everything init does to itself, in order (docs/spec.md part 3). */
+static int setup(const struct ward_launch *l, ward_err *err)
+{
+	const struct ward_policy *p = l->policy;
+	const int keep[] = {l->sync_rd, l->msg_wr};
+	const char *host =
+	    p->identity.hostname[0] ? p->identity.hostname : "ward";
+	__attribute__((cleanup(mounts_freep))) struct ward_mounts *mnts = NULL;
+
+	if (tie_to_supervisor(l, err) < 0 || setup_stdio(l, err) < 0 ||
+	    ward_close_fds_except(keep, ARRAY_LEN(keep), err) < 0)
+		return -1;
+	if (setsid() < 0)
+		return ward_fail(err, errno, "setsid");
+	umask(0);
+	/* What needs no id map is done while the supervisor writes them:
+	 * capabilities in the new user namespace are there from the start.
+	 * Sources are opened with the caller's rights (in root mode, host
+	 * root's), before any mount changes what a path means. */
+	if (ward_forbid_userns("/proc/sys", err) < 0)
+		return -1;
+	mnts = ward_mounts_open(l, err);
+	if (!mnts)
+		return -1;
+	wait_for_maps(l);
+	/* Only now: the supervisor could not have written the maps of a
+	 * non-dumpable process (its /proc files belong to root). */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		return ward_fail(err, errno, "prctl PR_SET_DUMPABLE");
+	/* The sandbox user owns what the mount table creates; init keeps
+	 * its capabilities in the new user namespace through this change
+	 * (the namespace's uid 0 is not the caller's). */
+	if (ward_set_identity(&p->identity, err) < 0 ||
+	    ward_mounts_build(mnts, err) < 0)
+		return -1;
+	if (sethostname(host, strlen(host)) < 0)
+		return ward_fail(err, errno, "sethostname %s", host);
+	if (ward_loopback_up(err) < 0 ||
+	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
+	    ward_no_new_privs(err) < 0)
+		return -1;
+	/* The credential changes reset both of these. */
+	if (prctl(PR_SET_DUMPABLE, 0) < 0)
+		return ward_fail(err, errno, "prctl PR_SET_DUMPABLE");
+	return tie_to_supervisor(l, err);
+}
+
+static _Noreturn void exec_failed(const struct ward_launch *l,
+				  const ward_err *err)
+{
+	ward_msg_send(l->msg_wr, WARD_MSG_EXEC_FAILED, err->code, err->msg);
+	_exit(err->code == ENOENT ? WARD_EXIT_NOT_FOUND
+				  : WARD_EXIT_CANNOT_EXEC);
+}
+
+/* The target: what is per process, then seccomp, then execve. It runs in
+ * init's memory (see spawn_target): no allocation, nothing written but its
+ * own stack. */
+static _Noreturn void target_main(const struct ward_launch *l)
+{
+	const struct ward_policy *p = l->policy;
+	char path[PATH_MAX];
+	ward_err err = {0};
+
+	ward_reset_signals();
+	/* Close-on-exec rather than closed: msg_wr must stay open until the
+	 * execve succeeds, to report its failure. */
+	if (close_range(3, ~0u, CLOSE_RANGE_CLOEXEC) < 0) {
+		ward_fail(&err, errno, "close_range");
+		fail(l, &err);
+	}
+	if (ward_find_program(l->argv[0], ward_env_get(l->envp, "PATH"), path,
+			      sizeof(path), &err) < 0)
+		exec_failed(l, &err);
+	if (ward_set_rlimits(&p->limits, &err) < 0)
+		fail(l, &err);
+	umask(l->umask);
+	/* Last: the filter need not allow anything of the setup. */
+	if (ward_install_seccomp(&p->seccomp, &err) < 0)
+		fail(l, &err);
+	execve(path, l->argv, l->envp);
+	ward_fail(&err, errno, "%s", path);
+	exec_failed(l, &err);
+}
+
+/* Reap everything; forward the catchable termination signals to the
+ * target; report the target's status when it ends. */
+static _Noreturn void reap(const struct ward_launch *l, pid_t target,
+			   const sigset_t *set)
+{
+	for (;;) {
+		siginfo_t si;
+		int status;
+		pid_t pid;
+
+		if (sigwaitinfo(set, &si) < 0)
+			continue;
+		if (si.si_signo != SIGCHLD) {
+			kill(target, si.si_signo);
+			continue;
+		}
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (pid != target)
+				continue;
+			ward_msg_send(l->msg_wr, WARD_MSG_TARGET_STATUS, status,
+				      NULL);
+			_exit(WIFEXITED(status)
+				  ? WEXITSTATUS(status)
+				  : WARD_EXIT_SIGNAL_BASE + WTERMSIG(status));
+		}
+	}
+}
+
+static int target_entry(void *arg)
+{
+	target_main(arg);
+}
+
+/* Spawned as posix_spawn does: sharing init's memory (CLONE_VM) while init
+ * waits (CLONE_VFORK) until the target has exec'd or died, on a stack of
+ * its own; init's pages are not copied for a process about to exec. Its
+ * own descriptor table, signal dispositions, rlimits, umask and seccomp
+ * filter are its own (no CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD,
+ * CLONE_FS). */
+static pid_t spawn_target(const struct ward_launch *l)
+{
+	const size_t size = 256 * 1024;
+	char *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+
+	if (stack == MAP_FAILED)
+		return -1;
+	return clone(target_entry, stack + size,
+		     CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)l);
+}
+
+_Noreturn void ward_init_main(const struct ward_launch *l)
+{
+	ward_err err = {0};
+	sigset_t set;
+	pid_t target;
+
+	if (setup(l, &err) < 0)
+		fail(l, &err);
+	/* Blocked before the fork, so no signal is lost in between; the
+	 * target unblocks them. */
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	target = spawn_target(l);
+	if (target < 0) {
+		ward_fail(&err, errno, "spawn the target");
+		fail(l, &err);
+	}
+	close(l->sync_rd);
+	reap(l, target, &set);
+}

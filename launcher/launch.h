@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launch.h: what the supervisor hands to the sandbox's init, and the
+ * messages init and the target send back.
+ *
+ * The supervisor (ward's own process, outside every namespace) decides
+ * everything before it creates a process: the blob is validated, the
+ * policy checked against the host, the environment built, the slots
+ * matched. struct ward_launch carries that plan across clone3() (the child
+ * gets a copy of the supervisor's memory); init and the target only apply
+ * it. Nothing in it is changed after the clone.
+ */
+#ifndef WARD_LAUNCH_H
+#define WARD_LAUNCH_H
+
+#include "policy.h"
+#include "privilege.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+/* A slot's host path, and the object the supervisor saw there: init opens
+ * the path again inside the new mount namespace and binds it only if it is
+ * the same object (st_dev, st_ino). */
+struct ward_slot_src {
+	const char *path; /* NULL for mount entries that are not slots */
+	dev_t dev;
+	ino_t ino;
+	bool is_dir;
+};
+
+struct ward_launch {
+	const struct ward_policy *policy;
+	struct ward_priv priv;
+	char *const *argv;	     /* PROGRAM ARGS... */
+	char **envp;		     /* exactly the policy's environment */
+	struct ward_slot_src *slots; /* one per mount entry */
+	mode_t umask;		     /* the caller's, restored for the target */
+	/* Descriptors, opened by the supervisor before the clone. */
+	int stdio[3];  /* become the target's 0, 1, 2 */
+	int sync_rd;   /* init waits here until its id maps are written;
+			  then it is the lifeline: EOF = supervisor gone */
+	int msg_wr;    /* init and target report here (struct ward_msg) */
+	int cgroup_fd; /* clone3(CLONE_INTO_CGROUP), or -1 (the
+			  supervision issue fills it) */
+};
+
+/* Messages from inside to the supervisor, one write(2) each (smaller than
+ * PIPE_BUF, so never interleaved). */
+enum ward_msg_kind {
+	WARD_MSG_SETUP_FAILED = 1, /* code: errno; text: what failed */
+	WARD_MSG_EXEC_FAILED = 2,  /* code: errno of the program lookup or
+				      execve; text: the program */
+	WARD_MSG_TARGET_STATUS = 3 /* code: the target's wait status */
+};
+
+struct ward_msg {
+	uint32_t kind;
+	int32_t code;
+	char text[WARD_ERR_MSG_MAX];
+};
+
+/* Send a message (best effort: the supervisor may be gone). */
+void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text);
+
+/* Init: the child of clone3(), PID 1 of the new pid namespace. Never
+ * returns. */
+_Noreturn void ward_init_main(const struct ward_launch *l);
+
+#endif

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ns.h: create the sandbox's init in its new namespaces.
+ */
+#ifndef WARD_NS_H
+#define WARD_NS_H
+
+#include "launch.h"
+#include "util.h"
+
+/* The namespaces of every sandbox: user, mount, pid, net, ipc, uts,
+ * cgroup. */
+#define WARD_CLONE_NS                                                          \
+	(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET |           \
+	 CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP)
+
+struct ward_child {
+	pid_t pid;
+	int pidfd;   /* init's pidfd: for poll, waitid and signals */
+	int msg_rd;  /* messages from init and the target */
+	int sync_wr; /* the lifeline: keep open while init lives */
+};
+
+/* One clone3() makes init in all the namespaces at once; the supervisor
+ * writes its id maps and lets it go on. l->sync_rd and l->msg_wr are
+ * filled here. On failure no child is left (it is killed and reaped), and
+ * the message explains a host that forbids user namespaces. */
+int ward_spawn(struct ward_launch *l, struct ward_child *child, ward_err *err);
+
+#endif
