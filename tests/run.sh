@@ -64,6 +64,9 @@ case $suite in
 golden | all) echo "== golden"; run_script_suite golden tests/golden/run.sh ;;
 esac
 case $suite in
+stdlib | all) echo "== stdlib"; run_script_suite stdlib tests/stdlib/run.sh ;;
+esac
+case $suite in
 e2e | all) echo "== e2e"; run_script_suite e2e tests/e2e/run.sh ;;
 esac
 case $suite in

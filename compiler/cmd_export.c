@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_export.c: `wardc export --format oci|k8s SRC|BLOB [-o FILE]` and
+ * `wardc import FILE.json [-o OUT.ward]` (docs/export.md).
+ *
+ * Export reads the policy back from the blob, as explain does (a source is
+ * compiled in memory first), so that it exports what the launcher would
+ * apply. What the format cannot express goes to stderr as well as into
+ * the output (an annotation, YAML comments).
+ */
+#include "blob_read.h"
+#include "commands.h"
+#include "export.h"
+#include "import.h"
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_PROFILE (16u * 1024 * 1024)
+
+/* Write what gen prints to -o FILE (atomically) or stdout. */
+static int emit(const char *cmd, const char *path,
+		int (*gen)(void *ctx, FILE *out), void *ctx)
+{
+	if (!path)
+		return gen(ctx, stdout) < 0 || fflush(stdout) ? -1 : 0;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	int rc = gen(ctx, f);
+	if (fclose(f) != 0)
+		rc = -1;
+	if (rc == 0 && ward_write_file_atomic(path, buf, len, 0644) < 0) {
+		fprintf(stderr, "wardc %s: cannot write %s: %s\n", cmd, path,
+			strerror(errno));
+		rc = -2;
+	}
+	free(buf);
+	return rc;
+}
+
+struct export_ctx {
+	struct ward_pool *pool;
+	const struct ward_policy *pol;
+	struct ward_notes notes;
+	const char *format;
+	ward_err err;
+};
+
+static int gen_export(void *ctx, FILE *out)
+{
+	struct export_ctx *x = ctx;
+	if (!strcmp(x->format, "k8s"))
+		return ward_export_k8s(x->pool, x->pol, &x->notes, out,
+				       &x->err);
+	struct doc *d = ward_export_oci(x->pool, x->pol, &x->notes, &x->err);
+	if (!d)
+		return -1;
+	if (doc_print_json(d, out) < 0)
+		return ward_fail(&x->err, errno, "write");
+	return 0;
+}
+
+int cmd_export(struct wardc_args *a)
+{
+	if (a->nfiles != 1) {
+		fprintf(stderr, "wardc export: give one blob or source\n");
+		return WARDC_USAGE;
+	}
+	const char *fmt = a->out_format;
+	if (strcmp(fmt, "oci") && strcmp(fmt, "k8s")) {
+		fprintf(stderr,
+			"wardc export: give --format oci or --format k8s\n");
+		return WARDC_USAGE;
+	}
+	_cleanup_free_ uint8_t *buf = NULL;
+	size_t len = 0;
+	int rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
+	if (rc != WARDC_OK)
+		return rc;
+	struct ward_blob blob;
+	char msg[WARD_ERR_MSG_MAX + 128];
+	struct export_ctx x = {.format = fmt};
+	if (ward_blob_read(buf, len, 0, &blob, &x.err) < 0) {
+		fprintf(stderr, "wardc: %s: %s\n", a->files[0],
+			ward_err_str(&x.err, msg, sizeof(msg)));
+		return WARDC_POLICY_ERROR;
+	}
+	if (!blob.has_rules) {
+		fprintf(stderr,
+			"wardc export: %s has no rule table (the optional "
+			"section): recompile it from its source\n",
+			a->files[0]);
+		ward_blob_release(&blob);
+		return WARDC_POLICY_ERROR;
+	}
+	x.pool = ward_pool_new();
+	x.pol = &blob.policy;
+	x.notes.pool = x.pool;
+	rc = emit("export", a->output, gen_export, &x);
+	if (rc == -1)
+		fprintf(stderr, "wardc export: %s: %s\n", a->files[0],
+			ward_err_str(&x.err, msg, sizeof(msg)));
+	else
+		for (size_t i = 0; i < x.notes.n; i++)
+			fprintf(stderr, "wardc export: not expressed: %s\n",
+				x.notes.items[i]);
+	if (rc == 0 && !strcmp(fmt, "oci"))
+		fprintf(stderr, "wardc export: set root.path and "
+				"process.args before use\n");
+	ward_pool_free(x.pool);
+	ward_blob_release(&blob);
+	return rc == 0 ? WARDC_OK : rc == -2 ? WARDC_USAGE : WARDC_POLICY_ERROR;
+}
+
+static int gen_text(void *ctx, FILE *out)
+{
+	return fputs(ctx, out) < 0 ? -1 : 0;
+}
+
+int cmd_import(struct wardc_args *a)
+{
+	if (a->nfiles != 1) {
+		fprintf(stderr, "wardc import: give one profile (JSON)\n");
+		return WARDC_USAGE;
+	}
+	const char *path = a->files[0];
+	_cleanup_free_ uint8_t *data = NULL;
+	size_t len = 0;
+	if (ward_read_file(path, MAX_PROFILE, &data, &len) < 0) {
+		fprintf(stderr, "wardc import: cannot read %s: %s\n", path,
+			strerror(errno));
+		return WARDC_USAGE;
+	}
+	struct ward_pool *pool = ward_pool_new();
+	struct ward_notes warnings = {.pool = pool};
+	struct ward_import_opts o = {.arch = a->opts.arch,
+				     .source = path,
+				     .incdirs = a->opts.incdirs,
+				     .nincdirs = a->opts.nincdirs};
+	ward_err err = {0};
+	_cleanup_free_ char *text = NULL;
+	int rc = ward_import_docker((const char *)data, len, &o, &text,
+				    &warnings, &err);
+	for (size_t i = 0; i < warnings.n; i++)
+		fprintf(stderr, "wardc import: warning: %s\n",
+			warnings.items[i]);
+	ward_pool_free(pool);
+	if (rc < 0) {
+		char msg[WARD_ERR_MSG_MAX + 128];
+		fprintf(stderr, "wardc import: error: %s\n",
+			ward_err_str(&err, msg, sizeof(msg)));
+		return WARDC_POLICY_ERROR;
+	}
+	rc = emit("import", a->output, gen_text, text);
+	return rc == 0 ? WARDC_OK : WARDC_USAGE;
+}

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+#include "describe.h"
+
+#include "consts.h"
+#include "syscall_args.h"
+#include "util.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *describe_arch(uint32_t arch)
+{
+	switch (arch) {
+	case WARD_ARCH_X86_64:
+		return "x86_64";
+	case WARD_ARCH_AARCH64:
+		return "aarch64";
+	}
+	return "unknown";
+}
+
+const char *describe_size(struct ward_pool *p, uint64_t b)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	if (b < 1024 || b % 1024)
+		return ward_pool_printf(p, "%llu B", (unsigned long long)b);
+	int u = -1;
+	uint64_t v = b;
+	while (u < 3 && v >= 1024 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	return ward_pool_printf(p, "%llu %s", (unsigned long long)v, units[u]);
+}
+
+const char *describe_duration(struct ward_pool *p, uint64_t ms)
+{
+	if (ms == 0)
+		return "0 s";
+	if (ms % 3600000 == 0)
+		return ward_pool_printf(p, "%llu h",
+					(unsigned long long)(ms / 3600000));
+	if (ms % 60000 == 0)
+		return ward_pool_printf(p, "%llu min",
+					(unsigned long long)(ms / 60000));
+	if (ms % 1000 == 0)
+		return ward_pool_printf(p, "%llu s",
+					(unsigned long long)(ms / 1000));
+	return ward_pool_printf(p, "%llu ms", (unsigned long long)ms);
+}
+
+const char *describe_cpu(struct ward_pool *p, uint64_t m)
+{
+	if (m % 1000 == 0)
+		return ward_pool_printf(p, "%llu CPU",
+					(unsigned long long)(m / 1000));
+	char frac[8];
+	snprintf(frac, sizeof(frac), "%03llu", (unsigned long long)(m % 1000));
+	for (int i = 2; i > 0 && frac[i] == '0'; i--)
+		frac[i] = 0;
+	return ward_pool_printf(p, "%llu.%s CPU",
+				(unsigned long long)(m / 1000), frac);
+}
+
+static const char *const limit_names[WARD_LIM_COUNT] = {
+    [WARD_LIM_MEMORY] = "memory",     [WARD_LIM_SWAP] = "swap",
+    [WARD_LIM_CPU] = "cpu",	      [WARD_LIM_PIDS] = "pids",
+    [WARD_LIM_WALL] = "wall",	      [WARD_LIM_GRACE] = "grace",
+    [WARD_LIM_CPUTIME] = "cputime",   [WARD_LIM_NOFILE] = "nofile",
+    [WARD_LIM_FILESIZE] = "filesize", [WARD_LIM_NPROC] = "nproc",
+    [WARD_LIM_STACK] = "stack",	      [WARD_LIM_MEMLOCK] = "memlock",
+    [WARD_LIM_CORE] = "core",	      [WARD_LIM_STDOUT] = "stdout",
+    [WARD_LIM_STDERR] = "stderr",     [WARD_LIM_OUTPUT] = "output",
+};
+
+const char *describe_limit_name(enum ward_limit k)
+{
+	return k < WARD_LIM_COUNT && limit_names[k] ? limit_names[k] : "?";
+}
+
+const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
+				 uint64_t v)
+{
+	switch (k) {
+	case WARD_LIM_CPU:
+		return describe_cpu(p, v);
+	case WARD_LIM_WALL:
+	case WARD_LIM_GRACE:
+	case WARD_LIM_CPUTIME:
+		return describe_duration(p, v);
+	case WARD_LIM_PIDS:
+	case WARD_LIM_NOFILE:
+	case WARD_LIM_NPROC:
+		return ward_pool_printf(p, "%llu", (unsigned long long)v);
+	default:
+		return describe_size(p, v);
+	}
+}
+
+const char *describe_action(struct ward_pool *p, struct ward_action a)
+{
+	switch (a.kind) {
+	case WARD_ACT_ALLOW:
+		return "allow";
+	case WARD_ACT_LOG:
+		return "log";
+	case WARD_ACT_TRAP:
+		return "trap";
+	case WARD_ACT_KILL:
+		return "kill";
+	case WARD_ACT_ERRNO: {
+		const char *name = ward_errno_name((int)a.errno_nr);
+		return name ? ward_pool_printf(p, "errno %s", name)
+			    : ward_pool_printf(p, "errno %u", a.errno_nr);
+	}
+	}
+	return "?";
+}
+
+const char *describe_mount_kind(uint32_t kind)
+{
+	static const char *const names[] = {
+	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
+	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
+	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
+	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
+	};
+	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
+}
+
+const char *describe_mount_flags(struct ward_pool *p,
+				 const struct ward_mount *m)
+{
+	bool rw = m->flags & WARD_MNT_F_RW;
+	switch (m->kind) {
+	case WARD_MNT_SYMLINK:
+		return "";
+	case WARD_MNT_FILE:
+	case WARD_MNT_DIR:
+		return "ro";
+	case WARD_MNT_PROC:
+		return "rw,noexec,nosuid,nodev";
+	case WARD_MNT_DEV:
+		return "nosuid,noexec";
+	default:
+		break;
+	}
+	if (m->kind == WARD_MNT_TMPFS && strcmp(m->dst, "/") == 0)
+		return "ro after setup,nosuid,nodev";
+	return ward_pool_printf(
+	    p, "%s,%s,nosuid,nodev%s", rw ? "rw" : "ro",
+	    (m->flags & WARD_MNT_F_EXEC) ? "exec" : "noexec",
+	    (m->flags & WARD_MNT_F_OPTIONAL) ? ",optional" : "");
+}
+
+const char *describe_mount(struct ward_pool *p, const struct ward_mount *m)
+{
+	const char *flags = describe_mount_flags(p, m);
+	switch (m->kind) {
+	case WARD_MNT_BIND:
+		return ward_pool_printf(p, "bind %s %s", m->src, flags);
+	case WARD_MNT_SLOT:
+		return ward_pool_printf(p, "slot %s %s", m->src, flags);
+	case WARD_MNT_TMPFS:
+		return ward_pool_printf(p, "tmpfs size %s mode %04o %s",
+					describe_size(p, m->size), m->mode,
+					flags);
+	case WARD_MNT_FILE:
+		return ward_pool_printf(p, "file %s mode %04o",
+					describe_size(p, m->data_len), m->mode);
+	case WARD_MNT_SYMLINK:
+		return ward_pool_printf(p, "symlink -> %s", m->src);
+	case WARD_MNT_DIR:
+		return ward_pool_printf(p, "dir mode %04o", m->mode);
+	default:
+		return ward_pool_printf(p, "%s %s",
+					describe_mount_kind(m->kind), flags);
+	}
+}
+
+const char *describe_cmp(struct ward_pool *p, const char *syscall,
+			 uint32_t arch, const struct ward_cmp *c)
+{
+	size_t n = 0;
+	const char *const *names = ward_syscall_arg_names(syscall, arch, &n);
+	const char *arg =
+	    c->arg < n && names
+		? ward_pool_printf(p, "arg%u (%s)", c->arg, names[c->arg])
+		: ward_pool_printf(p, "arg%u", c->arg);
+	unsigned long long v = (unsigned long long)c->value,
+			   m = (unsigned long long)c->mask;
+	static const char *const ops[] = {"==", "!=", "<", "<=", ">", ">="};
+	switch (c->op) {
+	case WARD_CMP_MASKED_EQ:
+		return ward_pool_printf(p, "%s & %#llx == %#llx", arg, m, v);
+	case WARD_CMP_MASKED_NE:
+		return ward_pool_printf(p, "%s & %#llx != %#llx", arg, m, v);
+	default:
+		return ward_pool_printf(
+		    p, "%s %s %#llx", arg,
+		    c->op < ARRAY_LEN(ops) ? ops[c->op] : "?", v);
+	}
+}
+
+const char *describe_syscall(struct ward_pool *p, uint32_t arch,
+			     const struct ward_syscall_rule *r,
+			     struct ward_action def)
+{
+	struct ward_action otherwise = r->has_fallback ? r->fallback : def;
+	if (!r->nconds)
+		return describe_action(p, otherwise);
+	const char *s = "";
+	for (uint32_t i = 0; i < r->nconds; i++) {
+		const struct ward_cond_rule *c = &r->conds[i];
+		const char *cond = "";
+		for (uint32_t k = 0; k < c->ncmps; k++)
+			cond = ward_pool_printf(
+			    p, "%s%s%s", cond, k ? " && " : "",
+			    describe_cmp(p, r->name, arch, &c->cmps[k]));
+		s = ward_pool_printf(p, "%s%s if %s; ", s,
+				     describe_action(p, c->action), cond);
+	}
+	return ward_pool_printf(p, "%selse %s", s,
+				describe_action(p, otherwise));
+}
+
+const char *describe_addr(struct ward_pool *p, uint8_t family,
+			  const uint8_t addr[16])
+{
+	char a[INET6_ADDRSTRLEN];
+	inet_ntop(family == 4 ? AF_INET : AF_INET6, addr, a, sizeof(a));
+	return ward_pool_strdup(p, a);
+}
+
+const char *describe_net_rule(struct ward_pool *p,
+			      const struct ward_net_rule *r)
+{
+	const char *a = describe_addr(p, r->family, r->addr);
+	const char *ports =
+	    r->port_lo == r->port_hi
+		? ward_pool_printf(p, "%u", r->port_lo)
+		: ward_pool_printf(p, "%u-%u", r->port_lo, r->port_hi);
+	return ward_pool_printf(p, "%s %s/%u port %s",
+				r->proto == IPPROTO_UDP ? "udp" : "tcp", a,
+				r->prefix, ports);
+}
+
+const char *describe_requirements(struct ward_pool *p, uint32_t req)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} names[] = {
+	    {WARD_REQ_CGROUP_MEMORY, "cgroup-memory"},
+	    {WARD_REQ_CGROUP_SWAP, "cgroup-swap"},
+	    {WARD_REQ_CGROUP_PIDS, "cgroup-pids"},
+	    {WARD_REQ_CGROUP_CPU, "cgroup-cpu"},
+	    {WARD_REQ_NET_BPF, "net-bpf"},
+	    {WARD_REQ_LANDLOCK, "landlock"},
+	};
+	const char *s = "";
+	for (size_t i = 0; i < ARRAY_LEN(names); i++)
+		if (req & names[i].bit)
+			s = ward_pool_printf(p, "%s%s%s", s, *s ? " " : "",
+					     names[i].name);
+	return *s ? s : "nothing";
+}

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * driver.c: load, check and compile one policy.
+ */
+#include "driver.h"
+
+#include "blob.h"
+#include "blob_write.h"
+#include "load.h"
+#include "seccomp_gen.h"
+#include "sema.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_BLOB (64u * 1024 * 1024)
+
+int ward_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -1;
+	if (S_ISDIR(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	size_t cap = 4096, n = 0;
+	_cleanup_free_ uint8_t *buf = malloc(cap);
+	if (!buf)
+		return -1;
+	for (;;) {
+		if (n == cap) {
+			if (cap >= max) {
+				errno = EFBIG;
+				return -1;
+			}
+			cap *= 2;
+			uint8_t *nb = realloc(buf, cap);
+			if (!nb)
+				return -1;
+			buf = nb;
+		}
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	if (n > max) {
+		errno = EFBIG;
+		return -1;
+	}
+	*data = steal_pointer(&buf);
+	*len = n;
+	return 0;
+}
+
+void ward_session_close(struct ward_session *s)
+{
+	ward_checked_free(&s->checked);
+	ward_unit_free(&s->unit);
+	if (s->sp_init)
+		ward_search_path_free(&s->sp);
+	if (s->diags) {
+		ward_diags_flush(s->diags);
+		ward_diags_free(s->diags);
+	}
+	ward_sources_free(s->src);
+}
+
+int ward_session_open(struct ward_session *s, const char *path,
+		      const struct ward_opts *o)
+{
+	memset(s, 0, sizeof(*s));
+	s->src = ward_sources_new();
+	s->diags = ward_diags_new(s->src, o->diag_out ? o->diag_out : stderr,
+				  o->format, o->color, o->werror);
+	if (ward_search_path_init(&s->sp, o->incdirs, o->nincdirs) < 0) {
+		fprintf(stderr, "wardc: cannot build the search path: %s\n",
+			strerror(errno));
+		return WARDC_USAGE;
+	}
+	s->sp_init = true;
+	bool io_error = false;
+	int rc = ward_load(path, &s->sp, s->src, s->diags, &s->unit, &io_error);
+	if (io_error)
+		return WARDC_USAGE;
+	if (rc < 0 || !s->unit.main) {
+		ward_diags_flush(s->diags);
+		return WARDC_POLICY_ERROR;
+	}
+	struct ward_sema_opts so = {.arch = o->arch};
+	rc = ward_sema(&s->unit, s->src, s->diags, &so, &s->checked);
+	ward_diags_flush(s->diags);
+	if (rc < 0 || ward_diags_errors(s->diags) > 0)
+		return WARDC_POLICY_ERROR;
+	return WARDC_OK;
+}
+
+int ward_driver_check(const char *path, const struct ward_opts *o)
+{
+	struct ward_session s;
+	int rc = ward_session_open(&s, path, o);
+	ward_session_close(&s);
+	return rc;
+}
+
+int ward_driver_compile(const char *path, const struct ward_opts *o,
+			uint8_t **blob, size_t *len)
+{
+	struct ward_session s;
+	int rc = ward_session_open(&s, path, o);
+	if (rc != WARDC_OK) {
+		ward_session_close(&s);
+		return rc;
+	}
+	if (!s.checked.is_policy) {
+		fprintf(stderr,
+			"wardc: %s is a fragment, not a policy: it has no "
+			"`policy` statement (fragments can be checked, not "
+			"compiled)\n",
+			path);
+		ward_session_close(&s);
+		return WARDC_POLICY_ERROR;
+	}
+	struct ward_policy *p = &s.checked.policy;
+	ward_err err = {0};
+	_cleanup_free_ struct sock_filter *insns = NULL;
+	uint32_t ninsns = 0;
+	if (ward_seccomp_compile(&p->rules, p->arch, &insns, &ninsns, &err) <
+	    0) {
+		char buf[WARD_ERR_MSG_MAX + 128];
+		fprintf(stderr, "wardc: %s: %s\n", path,
+			ward_err_str(&err, buf, sizeof(buf)));
+		ward_session_close(&s);
+		return WARDC_POLICY_ERROR;
+	}
+	p->seccomp.arch = p->arch;
+	p->seccomp.insns = insns;
+	p->seccomp.ninsns = ninsns;
+	rc = WARDC_OK;
+	if (ward_blob_write(p, blob, len, &err) < 0) {
+		char buf[WARD_ERR_MSG_MAX + 128];
+		fprintf(stderr, "wardc: %s: %s\n", path,
+			ward_err_str(&err, buf, sizeof(buf)));
+		rc = WARDC_POLICY_ERROR;
+	}
+	ward_session_close(&s);
+	return rc;
+}
+
+int ward_driver_blob(const char *path, const struct ward_opts *o,
+		     uint8_t **blob, size_t *len)
+{
+	_cleanup_free_ uint8_t *data = NULL;
+	size_t n;
+	if (ward_read_file(path, MAX_BLOB, &data, &n) < 0) {
+		fprintf(stderr, "wardc: cannot read %s: %s\n", path,
+			strerror(errno));
+		return WARDC_USAGE;
+	}
+	if (n >= WARD_BLOB_MAGIC_LEN &&
+	    memcmp(data, WARD_BLOB_MAGIC, WARD_BLOB_MAGIC_LEN) == 0) {
+		*blob = steal_pointer(&data);
+		*len = n;
+		return WARDC_OK;
+	}
+	return ward_driver_compile(path, o, blob, len);
+}

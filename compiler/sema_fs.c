@@ -1,0 +1,363 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sema_fs.c: the `fs` section becomes the mount table.
+ *
+ * Every path is checked absolute and normalised, every destination unique,
+ * nothing placed under a file, a symlink or proc, and the table is ordered
+ * parents first (spec 1.7.3) so that the launcher can apply it as it is.
+ * Entry 0 is always the root tmpfs.
+ */
+#include "sema_internal.h"
+
+#include <string.h>
+
+#define MAX_FS_ENTRIES	 4096
+#define MAX_FILE_CONTENT (1024 * 1024)
+#define ROOT_BASE_SIZE	 (1024 * 1024)
+
+struct fs_entry {
+	const struct ward_stmt *stmt;
+	struct ward_loc dst_loc;
+	struct ward_mount m;
+	struct fs_entry *parent; /* nearest entry above it, if any */
+	bool taken;
+};
+
+static const char *kind_name(uint32_t kind)
+{
+	switch (kind) {
+	case WARD_MNT_BIND:
+		return "bind";
+	case WARD_MNT_TMPFS:
+		return "tmpfs";
+	case WARD_MNT_PROC:
+		return "proc";
+	case WARD_MNT_DEV:
+		return "dev";
+	case WARD_MNT_FILE:
+		return "file";
+	case WARD_MNT_SYMLINK:
+		return "symlink";
+	case WARD_MNT_SLOT:
+		return "slot";
+	case WARD_MNT_DIR:
+		return "dir";
+	}
+	return "?";
+}
+
+/* ro/rw and exec/noexec as written, with the defaults of spec 1.7.3. */
+static bool mount_opts(struct sema *s, const struct ward_stmt *st,
+		       uint32_t kind, uint32_t *flags)
+{
+	unsigned o = st->opts;
+	if ((o & WARD_OPT_RO) && (o & WARD_OPT_RW)) {
+		ward_diag(s->d, WARD_SEV_ERROR, st->opts_loc,
+			  "a mount cannot be both `ro` and `rw`");
+		return false;
+	}
+	if ((o & WARD_OPT_EXEC) && (o & WARD_OPT_NOEXEC)) {
+		ward_diag(s->d, WARD_SEV_ERROR, st->opts_loc,
+			  "a mount cannot be both `exec` and `noexec`");
+		return false;
+	}
+	if ((o & WARD_OPT_OPTIONAL) && kind != WARD_MNT_BIND) {
+		ward_diag(s->d, WARD_SEV_ERROR, st->opts_loc,
+			  "only a `bind` can be `optional`");
+		return false;
+	}
+	if (kind == WARD_MNT_TMPFS && (o & WARD_OPT_RO)) {
+		ward_diag(s->d, WARD_SEV_ERROR, st->opts_loc,
+			  "a tmpfs is always writable: `ro` would leave it "
+			  "empty");
+		ward_diag_help(s->d, "use `dir` for an empty read-only "
+				     "directory");
+		return false;
+	}
+	bool rw = kind == WARD_MNT_TMPFS || (o & WARD_OPT_RW);
+	bool exec;
+	if (kind == WARD_MNT_TMPFS)
+		exec = o & WARD_OPT_EXEC;
+	else
+		exec = (o & WARD_OPT_EXEC) || (!rw && !(o & WARD_OPT_NOEXEC));
+	*flags = (rw ? WARD_MNT_F_RW : 0) | (exec ? WARD_MNT_F_EXEC : 0) |
+		 ((o & WARD_OPT_OPTIONAL) ? WARD_MNT_F_OPTIONAL : 0);
+	return true;
+}
+
+static bool valid_slot_name(const char *n)
+{
+	if (!(*n >= 'a' && *n <= 'z'))
+		return false;
+	size_t len = 0;
+	for (; *n; n++, len++)
+		if (!((*n >= 'a' && *n <= 'z') || (*n >= '0' && *n <= '9') ||
+		      *n == '_' || *n == '-'))
+			return false;
+	return len <= 64;
+}
+
+static bool symlink_target(struct sema *s, const struct ward_value *v,
+			   const char **out)
+{
+	struct tval t = sema_eval(s, v);
+	if (t.type == T_ERROR)
+		return false;
+	if (t.type != T_PATH && t.type != T_STRING) {
+		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+			  "a symlink target is a path, but `%s` is %s", v->text,
+			  sema_type_name(t.type));
+		return false;
+	}
+	if (t.len == 0 || t.len > 4095 || t.len != strlen(t.str)) {
+		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+			  "a symlink target must be 1 to 4095 bytes without "
+			  "NUL");
+		return false;
+	}
+	*out = t.str;
+	return true;
+}
+
+/* Fill e->m from its statement; false after an error. */
+static bool check_entry(struct sema *s, struct fs_entry *e,
+			struct ward_symtab *slots)
+{
+	const struct ward_stmt *st = e->stmt;
+	struct ward_mount *m = &e->m;
+	const struct ward_value *dstv = st->path;
+	const char *what = "the destination";
+
+	switch (st->kind) {
+	case WARD_S_FS_BIND:
+		m->kind = WARD_MNT_BIND;
+		if (!sema_path(s, st->src, "the host path", false, &m->src))
+			return false;
+		if (!dstv) {
+			dstv = st->src;
+			m->dst = m->src;
+		}
+		break;
+	case WARD_S_FS_TMPFS:
+		m->kind = WARD_MNT_TMPFS;
+		m->mode = 0755;
+		if (!st->size ||
+		    !sema_size(s, st->size, "a tmpfs size", &m->size))
+			return false;
+		if (m->size == 0) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->size->loc,
+				  "a tmpfs needs a size above 0");
+			return false;
+		}
+		break;
+	case WARD_S_FS_PROC:
+		m->kind = WARD_MNT_PROC;
+		if (!dstv)
+			m->dst = "/proc";
+		break;
+	case WARD_S_FS_DEV:
+		m->kind = WARD_MNT_DEV;
+		if (!dstv)
+			m->dst = "/dev";
+		break;
+	case WARD_S_FS_FILE: {
+		const char *data;
+		size_t len;
+		m->kind = WARD_MNT_FILE;
+		m->mode = 0444;
+		if (!sema_string(s, st->value, "a file's content", &data, &len))
+			return false;
+		if (len > MAX_FILE_CONTENT) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->value->loc,
+				  "a file's inline content is limited to "
+				  "1 MiB");
+			return false;
+		}
+		m->data = (const uint8_t *)data;
+		m->data_len = len;
+		break;
+	}
+	case WARD_S_FS_SYMLINK:
+		m->kind = WARD_MNT_SYMLINK;
+		if (!symlink_target(s, st->src, &m->src))
+			return false;
+		break;
+	case WARD_S_FS_SLOT:
+		m->kind = WARD_MNT_SLOT;
+		m->src = st->name;
+		if (!valid_slot_name(st->name)) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
+				  "`%s` is not a valid slot name", st->name);
+			ward_diag_help(s->d, "use up to 64 lower-case letters, "
+					     "digits, `_` and `-`, starting "
+					     "with a letter");
+			return false;
+		}
+		{
+			struct fs_entry *first =
+			    ward_symtab_put(slots, st->name, e);
+			if (first) {
+				ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
+					  "slot `%s` is declared twice",
+					  st->name);
+				ward_diag_note(s->d, first->stmt->name_loc,
+					       "first declared here");
+				return false;
+			}
+		}
+		break;
+	case WARD_S_FS_DIR:
+		m->kind = WARD_MNT_DIR;
+		m->mode = 0755;
+		break;
+	default:
+		return false;
+	}
+	if (st->mode && !sema_mode(s, st->mode, &m->mode))
+		return false;
+	if (!mount_opts(s, st, m->kind, &m->flags))
+		return false;
+	if (!m->dst && !sema_path(s, dstv, what, false, &m->dst))
+		return false;
+	e->dst_loc = dstv ? dstv->loc : st->kw_loc;
+	if (strcmp(m->dst, "/") == 0) {
+		ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
+			  "`/` is the sandbox's root, a read-only tmpfs the "
+			  "launcher makes; it cannot be an entry");
+		return false;
+	}
+	return true;
+}
+
+/* The nearest entry whose destination is an ancestor of e's. */
+static struct fs_entry *nearest_parent(struct ward_pool *pool,
+				       struct ward_symtab *dsts,
+				       const char *dst)
+{
+	char *p = ward_pool_strdup(pool, dst);
+	for (char *slash = strrchr(p, '/'); slash && slash != p;
+	     slash = strrchr(p, '/')) {
+		*slash = 0;
+		struct fs_entry *e = ward_symtab_get(dsts, p);
+		if (e)
+			return e;
+	}
+	return NULL;
+}
+
+static bool placed_under(struct sema *s, struct fs_entry *e)
+{
+	for (struct fs_entry *a = e->parent; a; a = a->parent) {
+		uint32_t k = a->m.kind;
+		if (k != WARD_MNT_FILE && k != WARD_MNT_SYMLINK &&
+		    k != WARD_MNT_PROC)
+			continue;
+		ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
+			  "`%s` lies under the %s entry `%s`", e->m.dst,
+			  kind_name(k), a->m.dst);
+		if (k == WARD_MNT_SYMLINK)
+			ward_diag_help(s->d, "mount at the symlink's target "
+					     "instead: the launcher never "
+					     "follows a symlink in the new "
+					     "root");
+		ward_diag_note(s->d, a->dst_loc, "`%s` is declared here",
+			       a->m.dst);
+		return true;
+	}
+	return false;
+}
+
+void sema_fs(struct sema *s)
+{
+	size_t n = s->fs_items.n;
+	const struct ward_stmt **items = s->fs_items.items;
+	if (n > MAX_FS_ENTRIES) {
+		ward_diag(s->d, WARD_SEV_ERROR, items[MAX_FS_ENTRIES]->kw_loc,
+			  "more than %d fs entries", MAX_FS_ENTRIES);
+		n = MAX_FS_ENTRIES;
+	}
+	struct fs_entry *entries =
+	    ward_pool_array(s->pool, n + 1, sizeof(*entries));
+	struct ward_symtab dsts, slots;
+	ward_symtab_init(&dsts, s->pool);
+	ward_symtab_init(&slots, s->pool);
+
+	size_t good = 0;
+	uint64_t root_size = ROOT_BASE_SIZE, tmpfs_total = 0;
+	const struct ward_stmt *tmpfs_over = NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct fs_entry *e = &entries[good];
+		memset(e, 0, sizeof(*e));
+		e->stmt = items[i];
+		if (!check_entry(s, e, &slots))
+			continue;
+		struct fs_entry *first = ward_symtab_put(&dsts, e->m.dst, e);
+		if (first) {
+			ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
+				  "`%s` is the destination of two entries",
+				  e->m.dst);
+			ward_diag_note(s->d, first->dst_loc,
+				       "first used here (by a %s entry)",
+				       kind_name(first->m.kind));
+			continue;
+		}
+		if (e->m.kind == WARD_MNT_FILE)
+			root_size += (e->m.data_len + 4095) & ~4095ull;
+		if (e->m.kind == WARD_MNT_TMPFS) {
+			uint64_t before = tmpfs_total;
+			tmpfs_total += e->m.size;
+			if (tmpfs_total < before)
+				tmpfs_total = UINT64_MAX;
+			const struct ward_limits *l = &s->out->limits;
+			if (!tmpfs_over &&
+			    ward_limit_is_set(l, WARD_LIM_MEMORY) &&
+			    tmpfs_total > l->value[WARD_LIM_MEMORY])
+				tmpfs_over = e->stmt;
+		}
+		good++;
+	}
+
+	/* Parents and what may not hold anything. */
+	bool ok = true;
+	for (size_t i = 0; i < good; i++)
+		entries[i].parent =
+		    nearest_parent(s->pool, &dsts, entries[i].m.dst);
+	for (size_t i = 0; i < good; i++)
+		if (placed_under(s, &entries[i]))
+			ok = false;
+
+	if (tmpfs_over)
+		ward_diag(s->d, WARD_SEV_WARNING, tmpfs_over->kw_loc,
+			  "the tmpfs sizes add up to more than the memory "
+			  "limit, which they count against");
+
+	/* Parents first; otherwise the written order: take, again and
+	 * again, the first entry in written order whose parent is taken. */
+	struct ward_mount *out =
+	    ward_pool_array(s->pool, good + 1, sizeof(*out));
+	out[0] = (struct ward_mount){
+	    .kind = WARD_MNT_TMPFS,
+	    .flags = WARD_MNT_F_RW,
+	    .dst = "/",
+	    .size = root_size,
+	    .mode = 0755,
+	};
+	struct ward_loc *where =
+	    ward_pool_array(s->pool, good + 1, sizeof(*where));
+	where[0] = sema_noloc();
+	size_t o = 1;
+	while (ok && o < good + 1) {
+		for (size_t i = 0; i < good; i++) {
+			struct fs_entry *e = &entries[i];
+			if (e->taken || (e->parent && !e->parent->taken))
+				continue;
+			e->taken = true;
+			where[o] = e->stmt->kw_loc;
+			out[o++] = e->m;
+			break;
+		}
+	}
+	s->where->mounts = where;
+	s->out->mounts = out;
+	s->out->nmounts = ok ? (uint32_t)(good + 1) : 1;
+}

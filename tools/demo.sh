@@ -1,0 +1,69 @@
+#!/bin/sh
+# make demo: compile the stdlib, show what the default policy (python)
+# allows, then run the main job under it: a Python analysis that reads a CSV
+# from the read-only `input` slot and writes statistics to the `output`
+# slot, with the run report.
+set -eu
+BUILD=${1:-build}
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+WARDC=$BUILD/wardc
+WARD=$BUILD/ward
+work=$(mktemp -d /tmp/ward-demo.XXXXXX)
+trap 'rm -rf "$work"' EXIT INT TERM
+
+echo "== compiling the stdlib profiles"
+for src in stdlib-policies/*.ward; do
+	grep -q '^policy ' "$src" || continue
+	name=$(basename "$src" .ward)
+	$WARDC compile "$src" -o "$work/$name.wardb"
+	printf '  %-10s %s\n' "$name" "$(sha256sum "$work/$name.wardb" | cut -c1-16)"
+done
+
+echo
+echo "== wardc explain python"
+$WARDC explain "$work/python.wardb"
+
+echo
+echo "== the main job: python3 under the python profile"
+mkdir -p "$work/input" "$work/output"
+cat > "$work/input/sales.csv" <<'CSV'
+region,units,price
+north,12,3.50
+south,7,4.25
+north,3,3.50
+east,20,2.75
+south,11,4.25
+CSV
+cat > "$work/input/main.py" <<'PY'
+import csv, json, statistics
+rows = list(csv.DictReader(open("/input/sales.csv")))
+by_region = {}
+for r in rows:
+    by_region.setdefault(r["region"], []).append(int(r["units"]) * float(r["price"]))
+stats = {k: {"orders": len(v), "revenue": round(sum(v), 2),
+             "mean": round(statistics.mean(v), 2)} for k, v in sorted(by_region.items())}
+json.dump(stats, open("/output/stats.json", "w"), indent=2)
+print("regions:", ", ".join(stats))
+print("total revenue:", round(sum(s["revenue"] for s in stats.values()), 2))
+PY
+# The output slot is written by the sandbox's (unprivileged) host uid.
+chmod 0777 "$work/output"
+chmod 0755 "$work" "$work/input"
+chmod 0644 "$work/input/"*
+set +e
+$WARD --slot input="$work/input" --slot output="$work/output" \
+	--report "$work/report.json" "$work/python.wardb" -- \
+	/usr/bin/python3 /input/main.py
+rc=$?
+set -e
+echo "(ward exited $rc)"
+if [ -f "$work/output/stats.json" ]; then
+	echo "== /output/stats.json, exported by the sandbox"
+	cat "$work/output/stats.json"
+fi
+if [ -f "$work/report.json" ]; then
+	echo "== the run report"
+	cat "$work/report.json"
+fi
+exit $rc
