@@ -78,6 +78,7 @@ struct ward_cond {
 	const char *arg; /* "domain", "arg1", ... */
 	struct ward_loc arg_loc;
 	struct ward_value *mask; /* NULL unless masked */
+	bool mask_parenthesised; /* (arg & mask) OP value (kept by fmt) */
 	enum ward_relop op;
 	struct ward_value *value;
 	/* WARD_C_AND, WARD_C_OR: lhs, rhs */
@@ -233,5 +234,10 @@ struct ward_file {
 	size_t ncomments;
 	unsigned nerrors; /* syntax errors reported while parsing */
 };
+
+/* The two files say the same thing: the same statements in the same order
+ * with the same values (compared by kind and meaning: `1K` equals `1024B`),
+ * whatever their locations, spellings and comments. */
+bool ward_ast_equal(const struct ward_file *a, const struct ward_file *b);
 
 #endif

@@ -64,6 +64,9 @@ case $suite in
 golden | all) echo "== golden"; run_script_suite golden tests/golden/run.sh ;;
 esac
 case $suite in
+fuzz | all) echo "== fuzz (corpus replay)"; run_script_suite fuzz-replay tests/fuzz/replay-all.sh ;;
+esac
+case $suite in
 stdlib | all) echo "== stdlib"; run_script_suite stdlib tests/stdlib/run.sh ;;
 esac
 case $suite in
