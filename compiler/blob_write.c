@@ -132,6 +132,7 @@ static void write_identity(struct out *o, const struct ward_policy *p)
 	put32(o, p->identity.gid);
 	put64(o, p->identity.caps_keep);
 	put_str(o, "hostname", p->identity.hostname);
+	put_str(o, "workdir", p->identity.workdir);
 }
 
 static void write_env(struct out *o, const struct ward_policy *p)

@@ -267,6 +267,44 @@ static bool placed_under(struct sema *s, struct fs_entry *e)
 	return false;
 }
 
+/* The working directory must be a directory the mount table makes: an
+ * entry's destination or a path under a bind, tmpfs or slot (whose host
+ * content or the target itself provides it). */
+static void check_workdir(struct sema *s, struct ward_symtab *dsts)
+{
+	const char *wd = s->out->identity.workdir;
+	if (!wd || strcmp(wd, "/") == 0)
+		return;
+	struct fs_entry *e = ward_symtab_get(dsts, wd);
+	if (!e)
+		e = nearest_parent(s->pool, dsts, wd);
+	bool ok = false;
+	if (e) {
+		switch (e->m.kind) {
+		case WARD_MNT_BIND:
+		case WARD_MNT_SLOT:
+		case WARD_MNT_TMPFS:
+			ok = true;
+			break;
+		case WARD_MNT_DIR:
+		case WARD_MNT_DEV:
+			ok = strcmp(e->m.dst, wd) == 0;
+			break;
+		default:
+			break;
+		}
+	}
+	if (ok)
+		return;
+	ward_diag(s->d, WARD_SEV_ERROR, s->where->workdir,
+		  "the working directory `%s` is not a directory of the "
+		  "mount table",
+		  wd);
+	ward_diag_help(s->d, "add an fs entry for it, such as `tmpfs %s size "
+			     "64M;` or `dir %s;`",
+		       wd, wd);
+}
+
 void sema_fs(struct sema *s)
 {
 	size_t n = s->fs_items.n;
@@ -360,4 +398,6 @@ void sema_fs(struct sema *s)
 	s->where->mounts = where;
 	s->out->mounts = out;
 	s->out->nmounts = ok ? (uint32_t)(good + 1) : 1;
+	if (ok)
+		check_workdir(s, &dsts);
 }

@@ -11,6 +11,7 @@
 
 #define DEFAULT_ID	 65534
 #define DEFAULT_HOSTNAME "sandbox"
+#define DEFAULT_WORKDIR "/"
 
 static bool valid_hostname(const char *h, size_t len)
 {
@@ -67,11 +68,12 @@ static uint64_t check_caps(struct sema *s, const struct ward_stmt *st)
 void sema_identity(struct sema *s)
 {
 	const struct ward_stmt *user = NULL, *group = NULL, *host = NULL,
-			       *caps = NULL;
+			       *caps = NULL, *workdir = NULL;
 	struct ward_identity *id = &s->out->identity;
 	id->uid = DEFAULT_ID;
 	id->gid = DEFAULT_ID;
 	id->hostname = DEFAULT_HOSTNAME;
+	id->workdir = DEFAULT_WORKDIR;
 	id->caps_keep = 0;
 
 	const struct ward_stmt **items = s->identity_items.items;
@@ -112,6 +114,11 @@ void sema_identity(struct sema *s)
 			id->hostname = h;
 			break;
 		}
+		case WARD_S_ID_WORKDIR:
+			if (sema_once(s, &workdir, st, "the working directory"))
+				sema_path(s, st->value, "the working directory",
+					  false, &id->workdir);
+			break;
 		case WARD_S_ID_CAPS:
 			if (sema_once(s, &caps, st, "the capabilities"))
 				id->caps_keep = check_caps(s, st);
@@ -125,6 +132,7 @@ void sema_identity(struct sema *s)
 	w->group = group ? group->kw_loc : sema_noloc();
 	w->hostname = host ? host->kw_loc : sema_noloc();
 	w->capabilities = caps ? caps->kw_loc : sema_noloc();
+	w->workdir = workdir ? workdir->value->loc : sema_noloc();
 }
 
 /* ------------------------------------------------------------------ env */

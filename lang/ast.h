@@ -134,6 +134,7 @@ enum ward_stmt_kind {
 	WARD_S_ID_GROUP,    /* group v; */
 	WARD_S_ID_HOSTNAME, /* hostname v; */
 	WARD_S_ID_CAPS,	    /* capabilities none; | capabilities A, B; names */
+	WARD_S_ID_WORKDIR,  /* workdir PATH; value */
 
 	/* env { } */
 	WARD_S_ENV_SET,	    /* NAME = v;          name, value */

@@ -265,6 +265,10 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		put(m, "hostname ");
 		value(m, s->value, depth);
 		break;
+	case WARD_S_ID_WORKDIR:
+		put(m, "workdir ");
+		value(m, s->value, depth);
+		break;
 	case WARD_S_ID_CAPS:
 		put(m, "capabilities ");
 		if (s->caps_none)

@@ -105,6 +105,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token WARD "ward" POLICY "policy" USE "use" INCLUDE "include"
 %token CONST "const" GROUP_KW "group" IDENTITY "identity" USER "user"
 %token HOSTNAME "hostname" CAPABILITIES "capabilities" NONE "none"
+%token WORKDIR "workdir"
 %token ENV "env" INHERIT "inherit" FS "fs" BIND "bind" AT "at" RO "ro"
 %token RW "rw" EXEC "exec" NOEXEC "noexec" OPTIONAL "optional"
 %token TMPFS "tmpfs" SIZE_KW "size" MODE "mode" PROC "proc"
@@ -319,6 +320,10 @@ id_item:
 	  }
 	| "hostname" value ";" {
 		NEED($$ = ward_new_stmt(p, WARD_S_ID_HOSTNAME, @$, @1));
+		$$->value = $2;
+	  }
+	| "workdir" value ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_ID_WORKDIR, @$, @1));
 		$$->value = $2;
 	  }
 	| "capabilities" names ";" {
@@ -733,6 +738,7 @@ name:
 	| "user"		{ $$ = "user"; }
 	| "hostname"		{ $$ = "hostname"; }
 	| "capabilities"	{ $$ = "capabilities"; }
+	| "workdir"		{ $$ = "workdir"; }
 	| "none"		{ $$ = "none"; }
 	| "env"			{ $$ = "env"; }
 	| "inherit"		{ $$ = "inherit"; }
@@ -998,10 +1004,11 @@ static const struct family families[] = {
      {YYSYMBOL_BIND, YYSYMBOL_TMPFS, YYSYMBOL_PROC, YYSYMBOL_DEV,
       YYSYMBOL_FILE_KW, YYSYMBOL_SYMLINK, YYSYMBOL_SLOT, YYSYMBOL_DIR},
      8},
-    {"an identity item (`user`, `group`, `hostname`, `capabilities`)",
+    {"an identity item (`user`, `group`, `hostname`, `capabilities`, "
+     "`workdir`)",
      {YYSYMBOL_USER, YYSYMBOL_GROUP_KW, YYSYMBOL_HOSTNAME,
-      YYSYMBOL_CAPABILITIES},
-     4},
+      YYSYMBOL_CAPABILITIES, YYSYMBOL_WORKDIR},
+     5},
     {"an action (`allow`, `log`, `errno`, `trap`, `kill`)",
      {YYSYMBOL_ALLOW, YYSYMBOL_LOG, YYSYMBOL_ERRNO, YYSYMBOL_TRAP,
       YYSYMBOL_KILL},
@@ -1139,6 +1146,8 @@ static const char *value_role(const yy_state_t *top)
 		return "the group id";
 	case YYSYMBOL_HOSTNAME:
 		return "the hostname";
+	case YYSYMBOL_WORKDIR:
+		return "the working directory";
 	case YYSYMBOL_ERRNO:
 		return "the errno value";
 	case YYSYMBOL_relop:

@@ -287,8 +287,10 @@ static int read_identity(struct cur *c, struct ward_identity *id)
 		return bad(c, "unknown capability bits above %u",
 			   WARD_BLOB_CAP_LAST);
 	/* "" keeps the launcher's default hostname. */
-	return word(c, "hostname", WARD_BLOB_HOSTNAME_MAX, &hostname_chars,
-		    true, &id->hostname);
+	if (word(c, "hostname", WARD_BLOB_HOSTNAME_MAX, &hostname_chars, true,
+		 &id->hostname) < 0)
+		return -1;
+	return path(c, "workdir", &id->workdir);
 }
 
 /* Duplicate names: sort (name, index) pairs and compare neighbours. */

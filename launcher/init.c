@@ -165,6 +165,11 @@ static _Noreturn void target_main(const struct ward_launch *l)
 		ward_fail(&err, errno, "close_range");
 		fail(l, &err);
 	}
+	/* As the sandbox user, so that its permissions decide. */
+	if (chdir(p->identity.workdir) < 0) {
+		ward_fail(&err, errno, "chdir %s", p->identity.workdir);
+		fail(l, &err);
+	}
 	if (ward_find_program(l->argv[0], ward_env_get(l->envp, "PATH"), path,
 			      sizeof(path), &err) < 0)
 		exec_failed(l, &err);

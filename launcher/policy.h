@@ -47,6 +47,7 @@ struct ward_identity {
 	uint32_t uid;	      /* uid inside the sandbox */
 	uint32_t gid;	      /* gid inside the sandbox */
 	const char *hostname; /* never NULL; "" keeps the default "ward" */
+	const char *workdir;  /* the target's working directory: absolute */
 	uint64_t caps_keep;   /* bit n = keep CAP n; 0 = drop everything */
 };
 

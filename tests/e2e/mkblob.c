@@ -358,7 +358,7 @@ int main(int argc, char **argv)
 	pol.arch = WARD_ARCH_X86_64;
 	pol.meta.policy_name = "e2e";
 	pol.meta.compiler_version = "mkblob";
-	pol.identity = (struct ward_identity){65534, 65534, "sandbox", 0};
+	pol.identity = (struct ward_identity){65534, 65534, "sandbox", "/", 0};
 	pol.env = envs;
 	pol.mounts = mnts;
 	mnts[0] = (struct ward_mount){.kind = WARD_MNT_TMPFS,

@@ -31,7 +31,7 @@ static const struct sock_filter kill_insn[] = {
 static const struct ward_policy minimal = {
     .arch = WARD_ARCH_X86_64,
     .meta = {.policy_name = "minimal", .compiler_version = "wardc 0.1.0"},
-    .identity = {.uid = 65534, .gid = 65534, .hostname = ""},
+    .identity = {.uid = 65534, .gid = 65534, .hostname = "", .workdir = "/"},
     .mounts = minimal_mounts,
     .nmounts = 1,
     .net = {.mode = WARD_NET_NONE},
@@ -210,6 +210,7 @@ static const struct ward_policy rich = {
     .identity = {.uid = 1000,
 		 .gid = 1001,
 		 .hostname = "sandbox.local",
+		 .workdir = "/work",
 		 .caps_keep = 1ull | (1ull << 40)},
     .env = rich_env,
     .nenv = ARRAY_LEN(rich_env),

@@ -21,6 +21,11 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 			fail "check/$target/$name" "$(printf '%s' "$out" | head -5)"
 		fi
 	done
+	if $WARDC fmt --check "$src" >/dev/null 2>&1; then
+		pass "canonical/$name"
+	else
+		fail "canonical/$name" "not in wardc fmt's form (run wardc fmt -w)"
+	fi
 	grep -q '^policy ' "$src" || continue
 	base=$(basename "$src" .ward)
 	if ! $WARDC compile "$src" -o "$tmp/$base.1" 2>"$tmp/err" ||

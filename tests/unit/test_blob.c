@@ -148,6 +148,7 @@ static void assert_policy_equal(const struct ward_policy *a,
 	assert_int_equal(a->identity.uid, b->identity.uid);
 	assert_int_equal(a->identity.gid, b->identity.gid);
 	assert_string_equal(a->identity.hostname, b->identity.hostname);
+	assert_string_equal(a->identity.workdir, b->identity.workdir);
 	assert_int_equal(a->identity.caps_keep, b->identity.caps_keep);
 
 	assert_int_equal(a->nenv, b->nenv);
@@ -491,7 +492,7 @@ static void test_layout(void **state)
 	assert_int_equal(ward_le32(buf + off + 32), 7);
 	assert_memory_equal(buf + off + 36, "minimal\0\0\0\0", 12);
 	/* Sizes of the other sections of the minimal policy. */
-	assert_int_equal(sec_len(buf, 1), 16 + 8);	   /* identity */
+	assert_int_equal(sec_len(buf, 1), 16 + 8 + 8); /* identity: ids, caps, "", "/" */
 	assert_int_equal(sec_len(buf, 2), 8);		   /* env */
 	assert_int_equal(sec_len(buf, 3), 8 + 24 + 8 + 8); /* mounts */
 	assert_int_equal(sec_len(buf, 4), 8);		   /* limits */
@@ -1056,6 +1057,8 @@ EDIT(e_caps_top, s->p.identity.caps_keep = 1ull << 63)
 EDIT(e_host_long, s->p.identity.hostname = s->owned = repeat('h', 65, ""))
 EDIT(e_host_char, s->p.identity.hostname = "a b")
 EDIT(e_host_nl, s->p.identity.hostname = "a\nb")
+EDIT(e_workdir_rel, s->p.identity.workdir = "work")
+EDIT(e_workdir_dotdot, s->p.identity.workdir = "/work/../etc")
 /* env */
 EDIT(e_env_empty, s->env[1].name = "")
 EDIT(e_env_eq, s->env[1].name = "A=B")
@@ -1181,6 +1184,10 @@ static struct pcase pcases[] = {
     {"hostname newline", e_host_nl,
      ST "1 (identity): hostname contains a character outside "
 	"[A-Za-z0-9.-]"},
+    {"workdir relative", e_workdir_rel,
+     ST "1 (identity): workdir is not absolute"},
+    {"workdir dotdot", e_workdir_dotdot,
+     ST "1 (identity): workdir has a . or .. component"},
     {"env name empty", e_env_empty, ST "2 (env) entry 1: name is empty"},
     {"env name =", e_env_eq, ST "2 (env) entry 1: name contains '='"},
     {"env duplicate", e_env_dup,
