@@ -79,7 +79,7 @@ WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 .PHONY: all all-tests deps check test unit golden e2e attack demo fuzz fuzz-replay \
-	bench format lint-c clean install uninstall
+	bench format lint-c clean install uninstall man FORCE
 .DELETE_ON_ERROR:
 
 all: $(WARDC) $(WARD)
@@ -89,7 +89,7 @@ all: $(WARDC) $(WARD)
 DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev \
 	libyaml-dev libcmocka-dev libsodium-dev clang llvm libclang-rt-14-dev \
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
-	clang-format cppcheck \
+	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -191,3 +191,82 @@ lint-c:
 
 clean:
 	rm -rf build build-*
+
+# ================================================================ install
+# (The block of the Unix conventions: man pages, make install/uninstall.)
+#
+#   make man                      the man pages, into $(BUILD)/man/
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#   make uninstall [PREFIX=...] [DESTDIR=...]
+#
+# install puts wardc and ward in $(PREFIX)/bin (0755, never setuid), the
+# stdlib in $(PREFIX)/share/ward/stdlib (wardc looks for it at
+# <its own dir>/../share/ward/stdlib), the man pages, the bash completion
+# (wardc, and ward as a link to it) and the docs. uninstall removes exactly
+# those files, then the directories of ours that are left empty.
+bindir = $(PREFIX)/bin
+datadir = $(PREFIX)/share
+stdlibdir = $(datadir)/ward/stdlib
+man1dir = $(datadir)/man/man1
+man5dir = $(datadir)/man/man5
+completiondir = $(datadir)/bash-completion/completions
+docdir = $(datadir)/doc/ward
+INSTALL ?= install
+
+MAN_SRC := $(wildcard man/*.1 man/*.5)
+MAN_OUT := $(patsubst man/%,$(BUILD)/man/%,$(MAN_SRC))
+# The date in the pages' footer: of the last commit that touched them, so
+# that a rebuild does not change them.
+MAN_DATE = $(or $(shell git log -1 --format=%cs -- man 2>/dev/null),$(shell date -u -r man +%Y-%m-%d 2>/dev/null),unknown)
+STDLIB_FILES := $(wildcard stdlib-policies/*.ward stdlib-policies/*/*.ward stdlib-policies/*/*/*.ward)
+STDLIB_DIRS := $(patsubst stdlib-policies/%,%,$(filter-out stdlib-policies/,$(sort $(dir $(STDLIB_FILES)))))
+DOC_FILES := $(wildcard docs/*.md)
+
+all: man
+
+man: $(MAN_OUT)
+
+# The substituted values, rewritten only when they change, so that the pages
+# are remade for another PREFIX or VERSION and not otherwise.
+$(BUILD)/man/.subst: FORCE
+	@mkdir -p $(@D)
+	@v='$(VERSION) $(PREFIX) $(MAN_DATE)'; \
+	[ -f $@ ] && [ "$$(cat $@)" = "$$v" ] || printf '%s\n' "$$v" > $@
+
+$(MAN_OUT): $(BUILD)/man/%: man/% $(BUILD)/man/.subst
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
+		-e 's|@DATE@|$(MAN_DATE)|g' $< > $@.tmp && mv $@.tmp $@
+
+# A sanitizer build is for tests; what is installed is the normal build.
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifeq ($(SAN),1)
+$(error make install installs the normal build: drop SAN=1)
+endif
+endif
+
+install: all
+	$(INSTALL) -d -m 0755 $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) \
+		$(DESTDIR)$(man5dir) $(DESTDIR)$(completiondir) \
+		$(DESTDIR)$(docdir) $(DESTDIR)$(stdlibdir) \
+		$(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS))
+	$(INSTALL) -m 0755 $(WARDC) $(WARD) $(DESTDIR)$(bindir)/
+	$(foreach f,$(STDLIB_FILES),$(INSTALL) -m 0644 $(f) $(DESTDIR)$(stdlibdir)/$(patsubst stdlib-policies/%,%,$(f)) &&) true
+	$(INSTALL) -m 0644 $(filter %.1,$(MAN_OUT)) $(DESTDIR)$(man1dir)/
+	$(INSTALL) -m 0644 $(filter %.5,$(MAN_OUT)) $(DESTDIR)$(man5dir)/
+	$(INSTALL) -m 0644 completion/ward.bash $(DESTDIR)$(completiondir)/wardc
+	ln -sf wardc $(DESTDIR)$(completiondir)/ward
+	$(INSTALL) -m 0644 $(DOC_FILES) $(DESTDIR)$(docdir)/
+
+uninstall:
+	rm -f $(DESTDIR)$(bindir)/wardc $(DESTDIR)$(bindir)/ward
+	rm -f $(addprefix $(DESTDIR)$(stdlibdir)/,$(patsubst stdlib-policies/%,%,$(STDLIB_FILES)))
+	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(filter %.1,$(MAN_SRC))))
+	rm -f $(addprefix $(DESTDIR)$(man5dir)/,$(notdir $(filter %.5,$(MAN_SRC))))
+	rm -f $(DESTDIR)$(completiondir)/wardc $(DESTDIR)$(completiondir)/ward
+	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOC_FILES)))
+	@for d in $$(printf '%s\n' $(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS)) | sort -r) \
+		$(DESTDIR)$(stdlibdir) $(DESTDIR)$(datadir)/ward $(DESTDIR)$(docdir); do \
+		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \
+	done
+
+FORCE:

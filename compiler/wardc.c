@@ -24,6 +24,7 @@ static const char usage_text[] =
     "                         (--format text|json|yaml, --bpf)\n"
     "  diff A B               what B allows that A does not, and the "
     "reverse\n"
+    "                         (--format text|json|yaml)\n"
     "  fmt FILE...            print policies in canonical form\n"
     "                         (-w: rewrite the files, --check: exit 1 if "
     "not)\n"
@@ -31,9 +32,10 @@ static const char usage_text[] =
     "  args [SYSCALL]         list the built-in syscall argument names\n"
     "  lint FILE...           find what widens the attack surface\n"
     "                         (--format text|json|sarif, --threshold N,\n"
-    "                         --list-rules)\n"
+    "                         --list-rules [--format markdown], -o FILE)\n"
     "  export SRC|BLOB        to other formats (--format oci|k8s, -o FILE)\n"
     "  import FILE.json       a Docker/OCI seccomp profile to a policy\n"
+    "                         (-o FILE)\n"
     "\n"
     "Options:\n"
     "  -I DIR                 add DIR to the search path of `use`\n"
@@ -42,7 +44,7 @@ static const char usage_text[] =
     "  -fdiagnostics-format=text|json\n"
     "  --color=auto|always|never\n"
     "  -h, --help             show this help\n"
-    "  --version              show the version\n"
+    "  -V, --version          show the version\n"
     "\n"
     "Exit status: 0 clean, 1 errors in a policy (or a difference, for "
     "diff),\n"
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
 		fputs(usage_text, stdout);
 		return WARDC_OK;
 	}
-	if (!strcmp(cmd, "--version")) {
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		printf("wardc %s (policy language 1, blob format 1)\n",
 		       WARD_VERSION);
 		return WARDC_OK;
@@ -206,5 +208,8 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_LEN(commands); i++)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].run(&a);
+	if (cmd[0] == '-')
+		return usage_error("unknown option `%s` (a command comes first)",
+				   cmd);
 	return usage_error("unknown command `%s`", cmd);
 }
