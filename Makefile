@@ -163,7 +163,7 @@ check:
 
 all-tests: all $(UNIT_BINS)
 
-test unit golden stdlib e2e attack: all-tests
+test unit golden fuzz stdlib lint install e2e attack: all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
 
 # ---------------------------------------------------------------- demo

@@ -202,7 +202,8 @@ int cmd_lint(struct wardc_args *a)
 		if (mem) {
 			print_all(a, &r, mem, threshold_set, threshold);
 			if (write_output(a->output, mem, &buf, &len) < 0) {
-				fprintf(stderr, "wardc lint: cannot write %s: %s\n",
+				fprintf(stderr,
+					"wardc lint: cannot write %s: %s\n",
 					a->output, strerror(errno));
 				rc = WARDC_USAGE;
 			}

@@ -70,6 +70,9 @@ case $suite in
 stdlib | all) echo "== stdlib"; run_script_suite stdlib tests/stdlib/run.sh ;;
 esac
 case $suite in
+lint | all) echo "== lint"; run_script_suite lint tests/lint/run.sh ;;
+esac
+case $suite in
 install | all) echo "== install"; run_script_suite install tests/install/run.sh ;;
 esac
 case $suite in
