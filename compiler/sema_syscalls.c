@@ -11,6 +11,7 @@
 #include "sema_internal.h"
 
 #include "consts.h"
+#include "describe.h"
 #include "syscall_args.h"
 
 #include <seccomp.h>
@@ -250,19 +251,7 @@ static bool same_action(struct ward_action a, struct ward_action b)
 
 static const char *action_text(struct sema *s, struct ward_action a)
 {
-	switch (a.kind) {
-	case WARD_ACT_ALLOW:
-		return "allow";
-	case WARD_ACT_LOG:
-		return "log";
-	case WARD_ACT_TRAP:
-		return "trap";
-	case WARD_ACT_KILL:
-		return "kill";
-	}
-	const char *name = ward_errno_name((int)a.errno_nr);
-	return name ? ward_pool_printf(s->pool, "errno %s", name)
-		    : ward_pool_printf(s->pool, "errno %u", a.errno_nr);
+	return describe_action(s->pool, a);
 }
 
 /* ------------------------------------------------------------ conditions */
