@@ -259,6 +259,7 @@ const char *describe_requirements(struct ward_pool *p, uint32_t req)
 	    {WARD_REQ_CGROUP_CPU, "cgroup-cpu"},
 	    {WARD_REQ_NET_BPF, "net-bpf"},
 	    {WARD_REQ_LANDLOCK, "landlock"},
+	    {WARD_REQ_SECCOMP_NOTIFY, "seccomp-notify"},
 	};
 	const char *s = "";
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)

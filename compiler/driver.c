@@ -148,6 +148,11 @@ int ward_driver_compile(const char *path, const struct ward_opts *o,
 	p->seccomp.arch = p->arch;
 	p->seccomp.insns = insns;
 	p->seccomp.ninsns = ninsns;
+	/* `kill` rules are user notifications: the launcher must hold the
+	 * listener (an older one refuses the blob rather than run them as
+	 * ENOSYS). */
+	if (ward_seccomp_notifies(insns, ninsns))
+		p->requirements |= WARD_REQ_SECCOMP_NOTIFY;
 	rc = WARDC_OK;
 	if (ward_blob_write(p, blob, len, &err) < 0) {
 		char buf[WARD_ERR_MSG_MAX + 128];

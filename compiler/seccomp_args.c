@@ -69,7 +69,8 @@ uint32_t ward_action_ret(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SECCOMP_RET_TRAP;
 	default:
-		return SECCOMP_RET_KILL_PROCESS;
+		/* `kill`: the supervisor kills the sandbox (seccomp_gen.c) */
+		return SECCOMP_RET_USER_NOTIF;
 	}
 }
 

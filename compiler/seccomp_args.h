@@ -35,7 +35,7 @@ struct ward_bpf_buf {
 void ward_bpf_buf_free(struct ward_bpf_buf *b);
 
 /* The seccomp return value of an action (SECCOMP_RET_*), as a program
- * returns it: ERRNO carries its number, KILL is KILL_PROCESS. */
+ * returns it: ERRNO carries its number, KILL is USER_NOTIF (seccomp_gen.h). */
 uint32_t ward_action_ret(const struct ward_action *a);
 
 /* The language's strictness order: 1 if a is stricter than b, -1 if b is,

@@ -26,9 +26,11 @@
 
 #include "bpf_info.h"
 
-/* The markers' return values: TRACE with the checked syscall's index. */
+/* The markers' return values: TRACE with the checked syscall's index;
+ * the last index marks the policy's `kill` (see scmp_action). */
 #define MARKER(k)   (SECCOMP_RET_TRACE | (k))
-#define MAX_MARKERS (SECCOMP_RET_DATA + 1)
+#define KILL_MARKER SECCOMP_RET_DATA
+#define MAX_MARKERS SECCOMP_RET_DATA
 #define ERRNO_MAX   4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
 
 static void scmp_releasep(scmp_filter_ctx *ctx)
@@ -55,7 +57,13 @@ static uint32_t scmp_action(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SCMP_ACT_TRAP;
 	default:
-		return SCMP_ACT_KILL_PROCESS;
+		/* A `kill` is a user notification that the launcher's
+		 * supervisor answers by killing the sandbox and naming the
+		 * syscall (docs/spec-report.md). libseccomp gets a marker,
+		 * replaced by splice(): its own SCMP_ACT_NOTIFY would probe
+		 * the compiling host's kernel, and a compile must not depend
+		 * on it. The bad-architecture action stays KILL_PROCESS. */
+		return SCMP_ACT_TRACE(KILL_MARKER);
 	}
 }
 
@@ -250,6 +258,10 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 		    (f->k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRACE)
 			continue;
 		uint32_t k = f->k & SECCOMP_RET_DATA;
+		if (k == KILL_MARKER) {
+			f->k = SECCOMP_RET_USER_NOTIF;
+			continue;
+		}
 		if (k >= nchecked)
 			return ward_fail(err, 0,
 					 "seccomp: libseccomp returned an "
@@ -332,6 +344,16 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 	*ninsns = b.n;
 	*insns = steal_pointer(&b.insns);
 	return 0;
+}
+
+bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns)
+{
+	for (uint32_t i = 0; i < ninsns; i++)
+		if (insns[i].code == (BPF_RET | BPF_K) &&
+		    (insns[i].k & SECCOMP_RET_ACTION_FULL) ==
+			SECCOMP_RET_USER_NOTIF)
+			return true;
+	return false;
 }
 
 int ward_seccomp_compile(const struct ward_rules *rules, uint32_t arch,

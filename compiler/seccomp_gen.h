@@ -4,9 +4,12 @@
  *
  * The program returns, for a call of syscall S on the policy's
  * architecture, the strictest action among the conditional rules of S that
- * match, else S's fallback, else the default action (policy.h). Every other
+ * match, else S's fallback, else the default action (policy.h); the
+ * policy's `kill` is SECCOMP_RET_USER_NOTIF, which the launcher's
+ * supervisor answers by killing the whole sandbox and naming the syscall
+ * (the blob then requires WARD_REQ_SECCOMP_NOTIFY). Every other
  * architecture, and on x86_64 the x32 ABI (nr >= 0x40000000, but -1), is
- * killed (SECCOMP_RET_KILL_PROCESS).
+ * killed by the kernel (SECCOMP_RET_KILL_PROCESS).
  *
  * libseccomp writes the frame: the architecture and x32 checks, the
  * dispatch on the syscall number (a binary tree) and the syscalls whose
@@ -44,6 +47,10 @@ struct ward_seccomp_opts {
 int ward_seccomp_compile(const struct ward_rules *rules, uint32_t arch,
 			 struct sock_filter **insns, uint32_t *ninsns,
 			 ward_err *err);
+
+/* Does the program return SECCOMP_RET_USER_NOTIF anywhere (a `kill` rule
+ * that can be reached)? The blob must then require a listener. */
+bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns);
 
 int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 			      const struct ward_seccomp_opts *opts,

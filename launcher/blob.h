@@ -46,7 +46,9 @@ enum ward_blob_section {
 	WARD_SEC_NETWORK = 6,
 	WARD_SEC_SECCOMP = 7,
 	WARD_SEC_RULES = 8, /* non-critical: for reviewers, not the launcher */
-	/* Reserved for later versions: 9 Landlock, 10 export rules. */
+	/* Reserved for later versions: 9 Landlock. */
+	WARD_SEC_EXPORT = 10,  /* export rules, when the policy has some
+				  (docs/spec-export.md) */
 	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec-net.md) */
 	WARD_SEC_KNOWN_MAX = 11
 };
@@ -60,10 +62,20 @@ enum ward_blob_section {
 #define WARD_BLOB_NETMAPS	3 /* allow4, allow6, denied, in that order */
 #define WARD_BLOB_NETPROGS	9 /* one per attach point, see net_layout.h */
 
+/* The export section (type 10): a rule before its strings, and bounds. */
+#define WARD_BLOB_EXPORT_FIXED	32 /* max_files, types, per_file, total,
+				      on_violation, nnames */
+#define WARD_BLOB_EXPORT_FILES	1000000u
+#define WARD_BLOB_EXPORT_BYTES	(1ull << 40) /* per_file and total: 1T */
+#define WARD_BLOB_EXPORT_NAMES	256 /* globs per rule */
+#define WARD_BLOB_GLOB_MAX	255 /* bytes of one glob */
+#define WARD_EXPORT_T_ALL	0x3ffu
+
 /* Flag bits defined by v1; any other bit is refused. */
 #define WARD_REQ_ALL                                                           \
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
-	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP)
+	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
+	 WARD_REQ_SECCOMP_NOTIFY)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
@@ -124,10 +136,20 @@ _Static_assert(WARD_CMP_EQ == 0 && WARD_CMP_NE == 1 && WARD_CMP_LT == 2 &&
 	       "comparisons are format numbers");
 _Static_assert(WARD_NET_NONE == 0 && WARD_NET_ALLOWLIST == 1,
 	       "network modes are format numbers");
-_Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32,
+_Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32 &&
+		   WARD_REQ_SECCOMP_NOTIFY == 64,
 	       "requirement bits are format bits");
+
+_Static_assert(WARD_EXPORT_T_TEXT == 1 && WARD_EXPORT_T_HTML == 512 &&
+		   WARD_EXPORT_REFUSE == 0 && WARD_EXPORT_SKIP == 1,
+	       "export types and actions are format numbers");
 
 /* Name of an AUDIT_ARCH_* value ("x86_64"), or NULL when unknown. */
 const char *ward_arch_name(uint32_t arch);
+
+/* The language's name of one export content type (a single WARD_EXPORT_T_*
+ * bit: "text", "png"...), or NULL; and the bit of a name, or 0. */
+const char *ward_export_type_name(uint32_t bit);
+uint32_t ward_export_type_bit(const char *name);
 
 #endif

@@ -5,6 +5,8 @@
 #include "check.h"
 
 #include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <string.h>
 #include <sys/capability.h>
 #include <sys/stat.h>
@@ -27,28 +29,61 @@ static const struct {
 	uint32_t req;
 	const char *what;
 } unsupported_reqs[] = {
-    {WARD_REQ_CGROUP_MEMORY, "a cgroup memory limit (limits { memory })"},
-    {WARD_REQ_CGROUP_SWAP, "cgroup swap accounting (limits { swap })"},
-    {WARD_REQ_CGROUP_PIDS, "a cgroup pids limit (limits { pids })"},
-    {WARD_REQ_CGROUP_CPU, "a cgroup cpu quota (limits { cpu })"},
     {WARD_REQ_NET_BPF, "cgroup BPF egress filtering (net { allow ... })"},
     {WARD_REQ_LANDLOCK, "Landlock"},
 };
 
-static const struct {
-	enum ward_limit k;
-	const char *name;
-} unsupported_limits[] = {
-    {WARD_LIM_MEMORY, "memory"}, {WARD_LIM_SWAP, "swap"},
-    {WARD_LIM_CPU, "cpu"},	 {WARD_LIM_PIDS, "pids"},
-    {WARD_LIM_WALL, "wall"},	 {WARD_LIM_GRACE, "grace"},
-    {WARD_LIM_STDOUT, "stdout"}, {WARD_LIM_STDERR, "stderr"},
-    {WARD_LIM_OUTPUT, "output"},
-};
-
 #define NOT_YET                                                                \
-	"which this launcher does not enforce yet (supervision and network "   \
-	"support come later); remove it from the policy to run"
+	"which this launcher does not enforce yet (network support comes "     \
+	"later); remove it from the policy to run"
+
+/* Does the program return SECCOMP_RET_USER_NOTIF anywhere? Its returns
+ * are constants (BPF_RET | BPF_K; libseccomp and wardc emit no other). */
+static bool returns_notify(const struct ward_seccomp *sc, bool *ret_a)
+{
+	bool notify = false;
+
+	*ret_a = false;
+	for (uint32_t i = 0; i < sc->ninsns; i++) {
+		const struct sock_filter *f = &sc->insns[i];
+
+		if (BPF_CLASS(f->code) != BPF_RET)
+			continue;
+		if (BPF_RVAL(f->code) != BPF_K)
+			*ret_a = true;
+		else if ((f->k & SECCOMP_RET_ACTION_FULL) ==
+			 SECCOMP_RET_USER_NOTIF)
+			notify = true;
+	}
+	return notify;
+}
+
+/* The kill rules' notifications are the compiler's decision, recorded in
+ * the requirements: the program and the bit must agree. A program that
+ * notifies without the bit would be run without a listener, and its kill
+ * rules would become ENOSYS: refused. */
+static int check_notify(const struct ward_policy *p, ward_err *err)
+{
+	bool ret_a, notify = returns_notify(&p->seccomp, &ret_a);
+	bool want = p->requirements & WARD_REQ_SECCOMP_NOTIFY;
+
+	if (ret_a)
+		return ward_fail(err, 0,
+				 "the seccomp program returns a computed "
+				 "action (ret A), which the launcher cannot "
+				 "check");
+	if (notify && !want)
+		return ward_fail(err, 0,
+				 "the seccomp program asks for a user-space "
+				 "listener (SECCOMP_RET_USER_NOTIF) that the "
+				 "blob does not declare (requirement "
+				 "seccomp-notify): recompile it with wardc");
+	if (want && !notify)
+		return ward_fail(err, 0,
+				 "the blob declares seccomp notifications "
+				 "that its program never returns");
+	return 0;
+}
 
 int ward_check_policy(const struct ward_policy *p, ward_err *err)
 {
@@ -61,11 +96,6 @@ int ward_check_policy(const struct ward_policy *p, ward_err *err)
 		return ward_fail(err, 0,
 				 "the policy has a network allow-list, " NOT_YET
 				 " (net none)");
-	for (size_t i = 0; i < ARRAY_LEN(unsupported_limits); i++)
-		if (ward_limit_is_set(&p->limits, unsupported_limits[i].k))
-			return ward_fail(err, 0,
-					 "the policy sets limit %s, " NOT_YET,
-					 unsupported_limits[i].name);
 	if (p->arch != ward_native_arch() ||
 	    p->seccomp.arch != ward_native_arch())
 		return ward_fail(err, 0,
@@ -73,6 +103,8 @@ int ward_check_policy(const struct ward_policy *p, ward_err *err)
 				 "architecture");
 	if (p->seccomp.ninsns == 0)
 		return ward_fail(err, 0, "the policy has no seccomp program");
+	if (check_notify(p, err) < 0)
+		return -1;
 	if (p->nmounts == 0 || p->mounts[0].kind != WARD_MNT_TMPFS ||
 	    strcmp(p->mounts[0].dst, "/"))
 		return ward_fail(err, 0, "the first mount is not the root");

@@ -11,7 +11,17 @@
 #include <getopt.h>
 #include <string.h>
 
-enum { OPT_SLOT = 256, OPT_REPORT, OPT_DIGEST, OPT_STDIN, OPT_HUID, OPT_HGID };
+enum {
+	OPT_SLOT = 256,
+	OPT_REPORT,
+	OPT_DIGEST,
+	OPT_STDIN,
+	OPT_HUID,
+	OPT_HGID,
+	OPT_STDOUT,
+	OPT_STDERR,
+	OPT_CGBASE
+};
 
 static const struct option options[] = {
     {"slot", required_argument, NULL, OPT_SLOT},
@@ -20,6 +30,10 @@ static const struct option options[] = {
     {"stdin", required_argument, NULL, OPT_STDIN},
     {"host-uid", required_argument, NULL, OPT_HUID},
     {"host-gid", required_argument, NULL, OPT_HGID},
+    {"stdout", required_argument, NULL, OPT_STDOUT},
+    {"stderr", required_argument, NULL, OPT_STDERR},
+    {"cgroup-base", required_argument, NULL, OPT_CGBASE},
+    {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -37,16 +51,31 @@ void ward_cli_usage(FILE *f)
 	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
 	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
 	    "                         - passes ward's own)\n"
+	    "  --stdout FILE, --stderr FILE\n"
+	    "                         write what the program keeps of each "
+	    "stream\n"
+	    "                         (its caps) to FILE instead of ward's "
+	    "own\n"
+	    "  --cgroup-base CGPATH   the cgroup below which runs get theirs, "
+	    "in\n"
+	    "                         every hierarchy (default: ward's own "
+	    "cgroup\n"
+	    "                         /ward; rootless: a base delegated to "
+	    "you)\n"
 	    "  --host-uid N, --host-gid N\n"
 	    "                         root only: the unprivileged host ids "
 	    "the\n"
 	    "                         sandbox user maps to (default 65534)\n"
+	    "  -v, --verbose          a summary of the run on stderr\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          ward's version\n"
 	    "\n"
 	    "Exit status: the program's own; 128+N if it was killed by signal\n"
-	    "N; 125 if ward refused or failed to set up the sandbox; 126 if\n"
-	    "the program cannot be executed; 127 if it is not found.\n",
+	    "N (137 when ward killed the sandbox: wall time, output, out of\n"
+	    "memory; 159 for a seccomp kill rule; 128+N when ward got signal\n"
+	    "N); 125 if ward refused or failed to set up the sandbox; 126 if\n"
+	    "the program cannot be executed; 127 if it is not found. The run\n"
+	    "report (--report) says why a run ended.\n",
 	    f);
 }
 
@@ -108,6 +137,18 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 	case 'V':
 		cli->version = true;
 		return 0;
+	case 'v':
+		cli->verbose = true;
+		return 0;
+	case OPT_STDOUT:
+		cli->stdout_path = optarg;
+		return 0;
+	case OPT_STDERR:
+		cli->stderr_path = optarg;
+		return 0;
+	case OPT_CGBASE:
+		cli->cgroup_base = optarg;
+		return 0;
 	case OPT_SLOT:
 		return add_slot(cli, optarg, err);
 	case OPT_REPORT:
@@ -139,7 +180,7 @@ int ward_cli_parse(int argc, char **argv, struct ward_cli *cli, ward_err *err)
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the first non-option (POLICY). */
-	while ((c = getopt_long(argc, argv, "+:hV", options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "+:hVv", options, NULL)) != -1)
 		if (parse_option(cli, c, argv, argc, err) < 0)
 			return -1;
 	if (cli->help || cli->version)

@@ -26,7 +26,10 @@ struct ward_cli {
 	char expect_digest[65];	    /* lower-case hex, "" when not given */
 	const char *stdin_path;	    /* NULL: /dev/null; "-": ward's stdin */
 	int64_t host_uid, host_gid; /* -1 when not given */
-	bool help, version;
+	const char *stdout_path;    /* NULL: ward's own stdout */
+	const char *stderr_path;    /* NULL: ward's own stderr */
+	const char *cgroup_base;    /* NULL: the default base */
+	bool help, version, verbose;
 };
 
 /* Parse argv (whose strings it may modify). Returns 0, or -1 with err

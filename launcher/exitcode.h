@@ -3,7 +3,11 @@
  * exitcode.h: ward's exit status, in the manner of env(1) and timeout(1).
  *
  *   0..255    the target's own exit status, when it exited
- *   128 + N   the target was killed by signal N
+ *   128 + N   the target was killed by signal N; 137 (SIGKILL) when the
+ *             supervisor killed the sandbox (wall time, output ceiling) and
+ *             the target could not say otherwise; 159 (SIGSYS) for a
+ *             seccomp `kill` rule; 128 + N when ward itself got signal N
+ *             (SIGTERM, SIGINT, SIGHUP)
  *   125       ward refused or failed before the target ran: bad usage, a
  *             bad or unreviewed blob, a policy this host cannot enforce, a
  *             setup step that failed (the message says which)

@@ -191,14 +191,22 @@ int ward_forbid_userns(const char *procsys, ward_err *err)
 	return 0;
 }
 
-int ward_install_seccomp(const struct ward_seccomp *sc, ward_err *err)
+int ward_install_seccomp(const struct ward_seccomp *sc, int *listener,
+			 ward_err *err)
 {
 	struct sock_fprog prog = {
 	    .len = (unsigned short)sc->ninsns,
 	    .filter = (struct sock_filter *)sc->insns,
 	};
+	long rc;
 
-	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+	/* With a listener, the call returns its descriptor (close-on-exec):
+	 * the supervisor answers the program's USER_NOTIF returns. */
+	rc = syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		     listener ? SECCOMP_FILTER_FLAG_NEW_LISTENER : 0, &prog);
+	if (rc < 0)
 		return ward_fail(err, errno, "seccomp: install the filter");
+	if (listener)
+		*listener = (int)rc;
 	return 0;
 }

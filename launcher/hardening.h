@@ -40,7 +40,10 @@ int ward_loopback_up(ward_err *err);
  * directory of the sysctls ("/proc/sys"). */
 int ward_forbid_userns(const char *procsys, ward_err *err);
 
-/* Install the policy's program (no_new_privs must be set). */
-int ward_install_seccomp(const struct ward_seccomp *sc, ward_err *err);
+/* Install the policy's program (no_new_privs must be set). listener: NULL,
+ * or where the descriptor of a new user-notification listener goes (a
+ * program that returns SECCOMP_RET_USER_NOTIF needs one). */
+int ward_install_seccomp(const struct ward_seccomp *sc, int *listener,
+			 ward_err *err);
 
 #endif

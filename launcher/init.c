@@ -19,6 +19,7 @@
 #include "hardening.h"
 #include "launch.h"
 #include "mounts.h"
+#include "supervise.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -98,7 +99,7 @@ static void mounts_freep(struct ward_mounts **m)
 static int setup(const struct ward_launch *l, ward_err *err)
 {
 	const struct ward_policy *p = l->policy;
-	const int keep[] = {l->sync_rd, l->msg_wr};
+	const int keep[] = {l->sync_rd, l->msg_wr, l->notify_wr};
 	const char *host =
 	    p->identity.hostname[0] ? p->identity.hostname : "ward";
 	__attribute__((cleanup(mounts_freep))) struct ward_mounts *mnts = NULL;
@@ -119,6 +120,11 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	if (!mnts)
 		return -1;
 	wait_for_maps(l);
+	/* The supervisor has put init into its v1 cgroups by now: a new
+	 * cgroup namespace roots them (and the v2 one) at the run's own, so
+	 * /proc/self/cgroup names no host path. */
+	if (unshare(CLONE_NEWCGROUP) < 0)
+		return ward_fail(err, errno, "unshare CLONE_NEWCGROUP");
 	/* Only now: the supervisor could not have written the maps of a
 	 * non-dumpable process (its /proc files belong to root). */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
@@ -149,9 +155,13 @@ static _Noreturn void exec_failed(const struct ward_launch *l,
 				  : WARD_EXIT_CANNOT_EXEC);
 }
 
+/* The seccomp listener's descriptor, written by the target (which runs in
+ * init's memory) and read by init once the target has exec'd. */
+static volatile int listener_fd = -1;
+
 /* The target: what is per process, then seccomp, then execve. It runs in
  * init's memory (see spawn_target): no allocation, nothing written but its
- * own stack. */
+ * own stack and listener_fd. */
 static _Noreturn void target_main(const struct ward_launch *l)
 {
 	const struct ward_policy *p = l->policy;
@@ -177,8 +187,18 @@ static _Noreturn void target_main(const struct ward_launch *l)
 		fail(l, &err);
 	umask(l->umask);
 	/* Last: the filter need not allow anything of the setup. */
-	if (ward_install_seccomp(&p->seccomp, &err) < 0)
+	if (l->notify_wr >= 0) {
+		int fd = -1;
+
+		/* The listener lands in the descriptor table the target
+		 * still shares with init (CLONE_FILES); execve gives the
+		 * target a copy without it (it is close-on-exec). */
+		if (ward_install_seccomp(&p->seccomp, &fd, &err) < 0)
+			fail(l, &err);
+		listener_fd = fd;
+	} else if (ward_install_seccomp(&p->seccomp, NULL, &err) < 0) {
 		fail(l, &err);
+	}
 	execve(path, l->argv, l->envp);
 	ward_fail(&err, errno, "%s", path);
 	exec_failed(l, &err);
@@ -231,8 +251,28 @@ static pid_t spawn_target(const struct ward_launch *l)
 
 	if (stack == MAP_FAILED)
 		return -1;
+	/* With a seccomp listener, the descriptor table is shared too, so
+	 * that the listener the target creates stays with init. */
 	return clone(target_entry, stack + size,
-		     CLONE_VM | CLONE_VFORK | SIGCHLD, (void *)l);
+		     CLONE_VM | CLONE_VFORK | SIGCHLD |
+			 (l->notify_wr >= 0 ? CLONE_FILES : 0),
+		     (void *)l);
+}
+
+/* Hand the target's seccomp listener to the supervisor, and keep no copy:
+ * if the supervisor is gone, a kill rule's call fails (ENOSYS) and init
+ * dies with it anyway (PR_SET_PDEATHSIG). */
+static void pass_listener(const struct ward_launch *l)
+{
+	int fd = listener_fd;
+
+	if (l->notify_wr < 0)
+		return;
+	if (fd >= 0) {
+		ward_send_fd(l->notify_wr, fd);
+		close(fd);
+	}
+	close(l->notify_wr);
 }
 
 _Noreturn void ward_init_main(const struct ward_launch *l)
@@ -256,6 +296,7 @@ _Noreturn void ward_init_main(const struct ward_launch *l)
 		ward_fail(&err, errno, "spawn the target");
 		fail(l, &err);
 	}
+	pass_listener(l);
 	close(l->sync_rd);
 	reap(l, target, &set);
 }

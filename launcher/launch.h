@@ -43,8 +43,11 @@ struct ward_launch {
 	int sync_rd;   /* init waits here until its id maps are written;
 			  then it is the lifeline: EOF = supervisor gone */
 	int msg_wr;    /* init and target report here (struct ward_msg) */
-	int cgroup_fd; /* clone3(CLONE_INTO_CGROUP), or -1 (the
-			  supervision issue fills it) */
+	int cgroup_fd; /* the run's cgroup2 directory: clone3
+			  CLONE_INTO_CGROUP puts init there; or -1 */
+	int notify_wr; /* the blob's kill rules are USER_NOTIF returns: init
+			  sends the target's seccomp listener here
+			  (SCM_RIGHTS) to the supervisor; or -1 */
 };
 
 /* Messages from inside to the supervisor, one write(2) each (smaller than

@@ -89,10 +89,20 @@ int ward_spawn(struct ward_launch *l, struct ward_child *child, ward_err *err)
 		explain(l, err);
 		return reap_failed(child, err);
 	}
+	return 0;
+}
+
+int ward_release(struct ward_child *child, ward_err *err)
+{
 	/* EPIPE (SIGPIPE is ignored) when init has already failed. */
 	if (write(child->sync_wr, "g", 1) != 1) {
 		ward_fail(err, errno, "start init");
 		return reap_failed(child, err);
 	}
 	return 0;
+}
+
+int ward_spawn_abort(struct ward_child *child, ward_err *err)
+{
+	return reap_failed(child, err);
 }

@@ -21,10 +21,20 @@ struct ward_child {
 	int sync_wr; /* the lifeline: keep open while init lives */
 };
 
-/* One clone3() makes init in all the namespaces at once; the supervisor
- * writes its id maps and lets it go on. l->sync_rd and l->msg_wr are
- * filled here. On failure no child is left (it is killed and reaped), and
- * the message explains a host that forbids user namespaces. */
+/* One clone3() makes init in all the namespaces at once (and, with
+ * l->cgroup_fd, in the run's cgroup2 directory); the supervisor writes its
+ * id maps. init is then held until ward_release(): whatever must be in
+ * place before it goes on (its v1 cgroups) goes in between. l->sync_rd and
+ * l->msg_wr are filled here. On failure no child is left (it is killed and
+ * reaped), and the message explains a host that forbids user namespaces. */
 int ward_spawn(struct ward_launch *l, struct ward_child *child, ward_err *err);
+
+/* Let init go on (one byte on the sync pipe). On failure init is killed
+ * and reaped, and err says why (init's own message if it failed first). */
+int ward_release(struct ward_child *child, ward_err *err);
+
+/* Kill and reap a spawned init that must not go on; returns -1 with err
+ * replaced by init's own failure if it had one. */
+int ward_spawn_abort(struct ward_child *child, ward_err *err);
 
 #endif

@@ -32,9 +32,15 @@ enum {
 	WARD_REQ_CGROUP_MEMORY = 1u << 0,
 	WARD_REQ_CGROUP_PIDS = 1u << 1,
 	WARD_REQ_CGROUP_CPU = 1u << 2,
-	WARD_REQ_NET_BPF = 1u << 3,    /* cgroup BPF egress filtering */
-	WARD_REQ_LANDLOCK = 1u << 4,   /* later issue */
-	WARD_REQ_CGROUP_SWAP = 1u << 5 /* swap accounting to enforce swap 0 */
+	WARD_REQ_NET_BPF = 1u << 3,	/* cgroup BPF egress filtering */
+	WARD_REQ_LANDLOCK = 1u << 4,	/* later issue */
+	WARD_REQ_CGROUP_SWAP = 1u << 5, /* swap accounting to enforce swap 0 */
+	/* The seccomp program returns SECCOMP_RET_USER_NOTIF for the
+	 * policy's `kill` rules: the launcher must install it with a
+	 * listener and kill the sandbox when it fires (docs/spec-report.md).
+	 * A launcher without this would let those calls fail with ENOSYS
+	 * instead: it must refuse the blob. */
+	WARD_REQ_SECCOMP_NOTIFY = 1u << 6
 };
 
 struct ward_meta {
@@ -268,6 +274,42 @@ struct ward_rules {
 	uint32_t nsyscalls;
 };
 
+/*
+ * Export rules (blob section 10; docs/spec-export.md): what the supervisor
+ * may copy out of a writable slot into the caller's export directory once
+ * the sandbox is gone. Content types are recognised by their bytes, never
+ * by their names.
+ */
+enum {
+	WARD_EXPORT_T_TEXT = 1u << 0, /* UTF-8, no NUL, no control but \t\n\r\f */
+	WARD_EXPORT_T_PNG = 1u << 1,
+	WARD_EXPORT_T_JPEG = 1u << 2,
+	WARD_EXPORT_T_GIF = 1u << 3,
+	WARD_EXPORT_T_WEBP = 1u << 4,
+	WARD_EXPORT_T_PDF = 1u << 5,
+	WARD_EXPORT_T_ZIP = 1u << 6,
+	WARD_EXPORT_T_GZIP = 1u << 7,
+	WARD_EXPORT_T_SVG = 1u << 8,  /* text that is an SVG document */
+	WARD_EXPORT_T_HTML = 1u << 9  /* text that is an HTML document */
+};
+
+enum ward_export_action {
+	WARD_EXPORT_REFUSE = 0, /* one violation: nothing is exported */
+	WARD_EXPORT_SKIP = 1	/* a violating file is left out, with why */
+};
+
+struct ward_export_rule {
+	const char *slot;   /* a read-write slot of the mount table */
+	uint32_t max_files; /* regular files exported, 1.. */
+	uint32_t types;	    /* WARD_EXPORT_T_*, at least one */
+	uint64_t per_file;  /* bytes of one file, 1.. */
+	uint64_t total;	    /* bytes of all files; 0: not written (the
+			       bound is then max_files * per_file) */
+	uint32_t on_violation;	  /* enum ward_export_action */
+	const char *const *names; /* globs on a file's base name; none: any */
+	uint32_t nnames;
+};
+
 struct ward_policy {
 	uint32_t arch;	       /* AUDIT_ARCH_* */
 	uint32_t requirements; /* WARD_REQ_* */
@@ -284,6 +326,8 @@ struct ward_policy {
 	struct ward_net net;
 	struct ward_seccomp seccomp;
 	struct ward_rules rules;
+	const struct ward_export_rule *exports; /* one per slot at most */
+	uint32_t nexports;
 };
 
 #endif

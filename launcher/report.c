@@ -1,11 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.c: see report.h.
+ * report.c: see report.h; the schema is docs/spec-report.md.
  */
 #include "report.h"
 
+#include "blob.h"
+#include "sha256.h"
+
 #include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/capability.h>
+
+/* ------------------------------------------------------------ JSON */
 
 static void json_str(FILE *f, const char *s)
 {
@@ -13,18 +20,430 @@ static void json_str(FILE *f, const char *s)
 		fputs("null", f);
 		return;
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	ward_json_bytes(f, (const uint8_t *)s, strlen(s));
+}
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
+/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
+static size_t utf8_len(const uint8_t *s, size_t n)
+{
+	uint8_t c = s[0];
+	size_t len;
+	uint8_t lo = 0x80, hi = 0xbf;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+void ward_json_bytes(FILE *f, const uint8_t *s, size_t n)
+{
+	fputc('"', f);
+	for (size_t i = 0; i < n;) {
+		size_t k = utf8_len(s + i, n - i);
+		uint8_t ch = s[i];
+
+		if (k == 0) {
+			fprintf(f, "\\udc%02x", ch);
+			i++;
+		} else if (k > 1) {
+			fwrite(s + i, 1, k, f);
+			i += k;
+		} else {
+			if (ch == '"' || ch == '\\')
+				fprintf(f, "\\%c", ch);
+			else if (ch == '\n')
+				fputs("\\n", f);
+			else if (ch == '\t')
+				fputs("\\t", f);
+			else if (ch < 0x20 || ch == 0x7f)
+				fprintf(f, "\\u%04x", ch);
+			else
+				fputc(ch, f);
+			i++;
+		}
 	}
 	fputc('"', f);
+}
+
+void ward_rfc3339(const struct timespec *ts, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t t = ts->tv_sec;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
+}
+
+static void json_time(FILE *f, const struct timespec *ts)
+{
+	char buf[64];
+
+	if (!ts->tv_sec) {
+		fputs("null", f);
+		return;
+	}
+	ward_rfc3339(ts, buf, sizeof(buf));
+	json_str(f, buf);
+}
+
+static void json_u64_or_null(FILE *f, bool have, uint64_t v)
+{
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}
+
+/* ------------------------------------------------------------ parts */
+
+static void put_cgroup(FILE *f, const struct ward_cgroup *cg)
+{
+	bool first = true;
+
+	if (!cg || !cg->active) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"version\": {", f);
+	for (int c = 0; c < WARD_CG_NCTRL; c++) {
+		if (cg->by_ctrl[c] < 0)
+			continue;
+		fprintf(f, "%s\"%s\": %d", first ? "" : ", ",
+			ward_cg_ctrl_name(c), cg->dir[cg->by_ctrl[c]].version);
+		first = false;
+	}
+	fputs("}, \"directories\": [", f);
+	for (int i = 0; i < cg->ndirs; i++) {
+		const struct ward_cg_dir *d = &cg->dir[i];
+
+		fprintf(f, "%s{\"version\": %d, \"path\": ", i ? ", " : "",
+			d->version);
+		json_str(f, d->path);
+		fputs(", \"controllers\": [", f);
+		first = true;
+		for (int c = 0; c < WARD_CG_NCTRL; c++)
+			if (d->ctrls & WARD_CG_BIT(c)) {
+				fprintf(f, "%s\"%s\"", first ? "" : ", ",
+					ward_cg_ctrl_name(c));
+				first = false;
+			}
+		fputs("]}", f);
+	}
+	fputs("]}", f);
+}
+
+static void put_caps(FILE *f, uint64_t keep)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (int c = 0; c < 64; c++) {
+		char *name;
+
+		if (!((keep >> c) & 1))
+			continue;
+		name = cap_to_name(c);
+		fputs(first ? "" : ", ", f);
+		json_str(f, name);
+		cap_free(name);
+		first = false;
+	}
+	fputc(']', f);
+}
+
+static void put_identity(FILE *f, const struct ward_report *r)
+{
+	const struct ward_policy *p = r->policy;
+	const char *arch;
+
+	if (!r->applied || !p || !r->priv) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f,
+		"{\"uid\": %u, \"gid\": %u, \"host_uid\": %u, \"host_gid\": "
+		"%u, \"capabilities\": ",
+		p->identity.uid, p->identity.gid, (unsigned)r->priv->host_uid,
+		(unsigned)r->priv->host_gid);
+	put_caps(f, p->identity.caps_keep);
+	arch = ward_arch_name(p->seccomp.arch);
+	fprintf(f,
+		", \"no_new_privs\": true, \"seccomp\": {\"installed\": true, "
+		"\"arch\": ");
+	json_str(f, arch);
+	fprintf(f, ", \"instructions\": %u, \"kill_listener\": %s}}",
+		p->seccomp.ninsns, r->seccomp_listener ? "true" : "false");
+}
+
+static const struct {
+	enum ward_limit k;
+	const char *name, *unit, *where;
+} limits[] = {
+    {WARD_LIM_MEMORY, "memory", "bytes", NULL},
+    {WARD_LIM_SWAP, "swap", "bytes", NULL},
+    {WARD_LIM_CPU, "cpu", "millicpu", NULL},
+    {WARD_LIM_PIDS, "pids", "tasks", NULL},
+    {WARD_LIM_WALL, "wall", "ms", "supervisor: timerfd, then the kill"},
+    {WARD_LIM_GRACE, "grace", "ms", "supervisor: SIGTERM, then the kill"},
+    {WARD_LIM_CPUTIME, "cputime", "ms", "rlimit RLIMIT_CPU"},
+    {WARD_LIM_NOFILE, "nofile", "files", "rlimit RLIMIT_NOFILE"},
+    {WARD_LIM_FILESIZE, "filesize", "bytes", "rlimit RLIMIT_FSIZE"},
+    {WARD_LIM_NPROC, "nproc", "processes", "rlimit RLIMIT_NPROC"},
+    {WARD_LIM_STACK, "stack", "bytes", "rlimit RLIMIT_STACK"},
+    {WARD_LIM_MEMLOCK, "memlock", "bytes", "rlimit RLIMIT_MEMLOCK"},
+    {WARD_LIM_CORE, "core", "bytes", "rlimit RLIMIT_CORE"},
+    {WARD_LIM_STDOUT, "stdout", "bytes", "supervisor: output pipe"},
+    {WARD_LIM_STDERR, "stderr", "bytes", "supervisor: output pipe"},
+    {WARD_LIM_OUTPUT, "output", "bytes", "supervisor: output pipes"},
+};
+
+static void put_limits(FILE *f, const struct ward_report *r)
+{
+	const struct ward_limits *l;
+	bool first = true;
+
+	if (!r->started || !r->policy) {
+		fputs("null", f);
+		return;
+	}
+	l = &r->policy->limits;
+	fputc('[', f);
+	for (size_t i = 0; i < ARRAY_LEN(limits); i++) {
+		enum ward_limit k = limits[i].k;
+		bool set = ward_limit_is_set(l, k);
+		const char *where = limits[i].where;
+		char buf[128];
+
+		/* core: 0 unless the policy says otherwise. */
+		if (!set && k != WARD_LIM_CORE)
+			continue;
+		if (!where) {
+			where = "not applied";
+			for (int j = 0; r->cg && j < r->cg->napplied; j++)
+				if (r->cg->applied[j].limit == k)
+					where = r->cg->applied[j].where;
+		} else if (k == WARD_LIM_CPUTIME) {
+			uint64_t ms = l->value[k];
+
+			snprintf(
+			    buf, sizeof(buf),
+			    "rlimit RLIMIT_CPU %llu s (rounded up)",
+			    (unsigned long long)(ms / 1000 + (ms % 1000 != 0)));
+			where = buf;
+		} else if (k == WARD_LIM_CORE && !set) {
+			where = "rlimit RLIMIT_CORE (ward's default)";
+		}
+		fprintf(f,
+			"%s{\"limit\": \"%s\", \"value\": %llu, \"unit\": "
+			"\"%s\", \"enforced_by\": ",
+			first ? "" : ", ", limits[i].name,
+			(unsigned long long)(set ? l->value[k] : 0),
+			limits[i].unit);
+		json_str(f, where);
+		fputc('}', f);
+		first = false;
+	}
+	fputc(']', f);
+}
+
+static uint64_t tv_usec(const struct timeval *tv)
+{
+	return (uint64_t)tv->tv_sec * 1000000 + (uint64_t)tv->tv_usec;
+}
+
+static void put_peaks(FILE *f, const struct ward_report *r)
+{
+	const struct ward_cg_stats *st = r->stats;
+	const struct ward_outcome *o = r->outcome;
+	bool ru = o && o->have_rusage;
+
+	if (!o) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"memory_bytes\": ", f);
+	if (st && st->have_mem_peak) {
+		fprintf(f, "%llu, \"memory_source\": \"%s\"",
+			(unsigned long long)st->mem_peak, st->mem_peak_src);
+	} else if (ru) {
+		fprintf(f,
+			"%llu, \"memory_source\": \"rusage ru_maxrss (the "
+			"largest single process)\"",
+			(unsigned long long)o->rusage.ru_maxrss * 1024);
+	} else {
+		fputs("null, \"memory_source\": null", f);
+	}
+	fputs(", \"cpu_user_usec\": ", f);
+	if (st && st->have_cpu)
+		fprintf(f,
+			"%llu, \"cpu_system_usec\": %llu, \"cpu_source\": "
+			"\"%s\"",
+			(unsigned long long)st->cpu_user_usec,
+			(unsigned long long)st->cpu_sys_usec, st->cpu_src);
+	else if (ru)
+		fprintf(f,
+			"%llu, \"cpu_system_usec\": %llu, \"cpu_source\": "
+			"\"rusage\"",
+			(unsigned long long)tv_usec(&o->rusage.ru_utime),
+			(unsigned long long)tv_usec(&o->rusage.ru_stime));
+	else
+		fputs("null, \"cpu_system_usec\": null, \"cpu_source\": null",
+		      f);
+	fputs(", \"pids\": ", f);
+	if (st && st->have_pids_peak)
+		fprintf(f, "%llu, \"pids_source\": \"%s\"",
+			(unsigned long long)st->pids_peak, st->pids_peak_src);
+	else if (o->pids_sampled >= 0)
+		fprintf(f,
+			"%ld, \"pids_source\": \"pids.current, sampled every "
+			"20 ms\"",
+			o->pids_sampled);
+	else
+		fputs("null, \"pids_source\": null", f);
+	fputs(", \"cpu_throttled_periods\": ", f);
+	json_u64_or_null(f, st && st->have_throttle, st ? st->nr_throttled : 0);
+	fputs(", \"cpu_throttled_usec\": ", f);
+	json_u64_or_null(f, st && st->have_throttle,
+			 st ? st->throttled_usec : 0);
+	fprintf(f, ", \"wall_ms\": %llu}", (unsigned long long)o->wall_ms);
+}
+
+static void put_stream(FILE *f, const struct ward_stream *s)
+{
+	char hex[65];
+	uint8_t tail[WARD_OUT_TAIL];
+	size_t n = ward_output_tail(s, tail);
+
+	ward_hex(s->digest, sizeof(s->digest), hex);
+	fprintf(f,
+		"{\"bytes\": %llu, \"kept\": %llu, \"truncated\": %s, "
+		"\"sha256\": \"%s\", \"tail\": ",
+		(unsigned long long)s->total, (unsigned long long)s->kept,
+		s->total > s->kept ? "true" : "false", hex);
+	ward_json_bytes(f, tail, n);
+	fputc('}', f);
+}
+
+static void put_output(FILE *f, const struct ward_report *r)
+{
+	if (!r->output || !r->outcome) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"stdout\": ", f);
+	put_stream(f, &r->output->s[WARD_STDOUT]);
+	fputs(", \"stderr\": ", f);
+	put_stream(f, &r->output->s[WARD_STDERR]);
+	fputc('}', f);
+}
+
+static void put_denials(FILE *f, const struct ward_report *r)
+{
+	const struct ward_violation *v =
+	    r->outcome ? &r->outcome->seccomp : NULL;
+
+	fputs("{\"seccomp\": [", f);
+	if (v && v->seen) {
+		fputs("{\"syscall\": ", f);
+		json_str(f, v->name);
+		fputs(", \"nr\": ", f);
+		if (v->nr_known)
+			fprintf(f, "%d, \"arch\": ", v->nr);
+		else
+			fputs("null, \"arch\": ", f);
+		json_str(f, v->nr_known ? ward_arch_name(v->arch) : NULL);
+		fputs(", \"action\": \"kill\"}", f);
+	}
+	fputs("], \"network\": ", f);
+	if (!r->net_checked) {
+		fputs("null", f);
+	} else {
+		fputc('[', f);
+		for (size_t i = 0; i < r->nnet; i++) {
+			fputs(i ? ", {\"denied\": " : "{\"denied\": ", f);
+			json_str(f, r->net[i].what);
+			fprintf(f, ", \"count\": %llu}",
+				(unsigned long long)r->net[i].count);
+		}
+		fputc(']', f);
+	}
+	fputc('}', f);
+}
+
+static void put_oom(FILE *f, const struct ward_report *r)
+{
+	const struct ward_cg_stats *st = r->stats;
+	const struct ward_verdict *v = r->verdict;
+
+	if (!st || !st->have_oom) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f,
+		"{\"oom_kill\": %llu, \"source\": \"%s\", \"limit_hits\": "
+		"%llu, \"sigkill_at_limit\": %s}",
+		(unsigned long long)st->oom_kills, st->oom_src,
+		(unsigned long long)st->mem_max_hits,
+		v && v->oom_sigkill_peak ? "true" : "false");
+}
+
+static void put_flags(FILE *f, uint32_t flags)
+{
+	bool first = true;
+
+	fputc('[', f);
+	for (int i = 0; i < WARD_R_COUNT; i++)
+		if (flags & WARD_R_BIT(i)) {
+			fprintf(f, "%s\"%s\"", first ? "" : ", ",
+				ward_reason_name(i));
+			first = false;
+		}
+	fputc(']', f);
+}
+
+static void put_cleanup(FILE *f, const struct ward_report *r)
+{
+	if (!r->started) {
+		fputs("null", f);
+		return;
+	}
+	if (r->cg && r->cg->active && r->cleanup)
+		fprintf(f,
+			"{\"cgroup_removed\": %s, \"processes_left\": %u, "
+			"\"checked_by\": \"cgroup.procs\"}",
+			r->cleanup->removed ? "true" : "false",
+			r->cleanup->procs_left);
+	else
+		fputs("{\"cgroup_removed\": null, \"processes_left\": 0, "
+		      "\"checked_by\": \"pid namespace (init reaped)\"}",
+		      f);
 }
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
@@ -35,26 +454,55 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 
 	if (!f)
 		return ward_fail(err, errno, "report");
-	fputs("{\"ward_report\": 1, \"policy\": {\"name\": ", f);
+	fprintf(f, "{\"report_version\": %d, \"ward_version\": ",
+		WARD_REPORT_VERSION);
+	json_str(f, WARD_VERSION);
+	fputs(", \"run_id\": ", f);
+	json_str(f, r->run_id);
+	fputs(", \"policy\": {\"name\": ", f);
 	json_str(f, r->policy_name);
 	fputs(", \"digest\": ", f);
 	json_str(f, r->digest_hex);
 	fputs("}, \"mode\": ", f);
 	json_str(f, r->mode);
+	fputs(", \"created\": ", f);
+	json_time(f, &r->created);
+	fputs(", \"destroyed\": ", f);
+	json_time(f, &r->destroyed);
 	fputs(", \"reason\": ", f);
 	json_str(f, r->reason);
+	fputs(", \"flags\": ", f);
+	put_flags(f, r->flags);
 	fprintf(f, ", \"exit_code\": %d, \"target_exit\": ", r->exit_code);
-	if (r->target_exit >= 0)
-		fprintf(f, "%d", r->target_exit);
-	else
-		fputs("null", f);
+	json_u64_or_null(f, r->target_exit >= 0, (uint64_t)r->target_exit);
 	fputs(", \"signal\": ", f);
-	if (r->signal)
-		fprintf(f, "%d", r->signal);
+	json_u64_or_null(f, r->signal > 0, (uint64_t)r->signal);
+	fputs(", \"signal_name\": ", f);
+	if (r->signal > 0)
+		fprintf(f, "\"SIG%s\"", sigabbrev_np(r->signal));
 	else
 		fputs("null", f);
 	fputs(", \"error\": ", f);
 	json_str(f, r->error);
+	fputs(", \"cgroup\": ", f);
+	put_cgroup(f, r->cg);
+	fputs(", \"identity\": ", f);
+	put_identity(f, r);
+	fputs(", \"limits\": ", f);
+	put_limits(f, r);
+	fputs(", \"peaks\": ", f);
+	put_peaks(f, r);
+	fputs(", \"oom\": ", f);
+	put_oom(f, r);
+	fputs(", \"pids_refused\": ", f);
+	json_u64_or_null(f, r->stats && r->stats->have_pids_events,
+			 r->stats ? r->stats->pids_max_hits : 0);
+	fputs(", \"output\": ", f);
+	put_output(f, r);
+	fputs(", \"denials\": ", f);
+	put_denials(f, r);
+	fputs(", \"cleanup\": ", f);
+	put_cleanup(f, r);
 	fputs("}\n", f);
 	if (fclose(f) != 0)
 		return ward_fail(err, ENOMEM, "report");
@@ -68,4 +516,48 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 		off += (size_t)n;
 	}
 	return 0;
+}
+
+void ward_report_summary(FILE *f, const struct ward_report *r)
+{
+	const struct ward_outcome *o = r->outcome;
+
+	fprintf(f, "ward: %s: %s", r->run_id ? r->run_id : "-",
+		r->reason ? r->reason : "?");
+	if (r->target_exit >= 0)
+		fprintf(f, " (exit %d)", r->target_exit);
+	else if (r->signal > 0)
+		fprintf(f, " (SIG%s)", sigabbrev_np(r->signal));
+	if (o && o->seccomp.seen)
+		fprintf(f, ", syscall %s",
+			o->seccomp.name ? o->seccomp.name : "?");
+	fputc('\n', f);
+	if (o) {
+		fprintf(f, "ward:   wall %llu ms",
+			(unsigned long long)o->wall_ms);
+		if (r->stats && r->stats->have_mem_peak)
+			fprintf(f, ", memory peak %llu KiB",
+				(unsigned long long)r->stats->mem_peak / 1024);
+		if (r->stats && r->stats->have_cpu)
+			fprintf(
+			    f, ", cpu %llu ms user %llu ms system",
+			    (unsigned long long)r->stats->cpu_user_usec / 1000,
+			    (unsigned long long)r->stats->cpu_sys_usec / 1000);
+		if (r->stats && r->stats->have_pids_peak)
+			fprintf(f, ", pids peak %llu",
+				(unsigned long long)r->stats->pids_peak);
+		fputc('\n', f);
+	}
+	for (int i = 0; r->output && o && i < 2; i++) {
+		const struct ward_stream *s = &r->output->s[i];
+
+		if (s->total)
+			fprintf(f, "ward:   %s %llu bytes%s\n", s->name,
+				(unsigned long long)s->total,
+				s->total > s->kept ? ", truncated" : "");
+	}
+	if (r->cg && r->cg->active && r->cleanup)
+		fprintf(f, "ward:   cgroup %s, %u processes left\n",
+			r->cleanup->removed ? "removed" : "NOT removed",
+			r->cleanup->procs_left);
 }

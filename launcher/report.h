@@ -1,25 +1,75 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h: the run report (--report FILE), JSON. A first, minimal version:
- * the supervision issue adds the limits, peaks, output and denials, and
- * documents the schema in docs/spec.md part 4.
+ * report.h: the run report (--report FILE), JSON, version 1; its schema is
+ * docs/spec-report.md (docs/spec.md part 4). Also the short human summary
+ * of `ward -v`.
+ *
+ * Every part that did not happen is null (no cgroup: "cgroup": null; a
+ * refusal before any process: no identity, no output...), never left out,
+ * so that a reader always finds every key.
  */
 #ifndef WARD_REPORT_H
 #define WARD_REPORT_H
 
+#include "cgroup.h"
+#include "output.h"
+#include "policy.h"
+#include "privilege.h"
+#include "supervise.h"
 #include "util.h"
+#include "verdict.h"
+
+#include <time.h>
+
+#define WARD_REPORT_VERSION 1
+
+/* A network denial, already spelled (net.h: ward_net_denial_str). */
+struct ward_report_denial {
+	char what[96];
+	uint64_t count;
+};
 
 struct ward_report {
-	const char *policy_name; /* NULL when the blob was not read */
-	const char *digest_hex;	 /* the blob file's SHA-256, or NULL */
-	const char *mode;	 /* "root", "rootless", or NULL */
-	const char *reason; /* exited, signaled, exec_failed, launcher_error */
-	int exit_code;	    /* ward's own exit status */
-	int target_exit;    /* -1 unless reason is exited */
-	int signal;	    /* 0 unless reason is signaled */
-	const char *error;  /* NULL, or why ward refused or failed */
+	const char *run_id;		  /* NULL before one was made */
+	const char *policy_name;	  /* NULL when the blob was not read */
+	const char *digest_hex;		  /* the blob file's SHA-256, or NULL */
+	const char *mode;		  /* "root", "rootless", or NULL */
+	const struct ward_policy *policy; /* NULL when not read */
+	const struct ward_priv *priv;	  /* NULL before it was known */
+	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: unknown */
+	const char *reason;		    /* ward_reason_name() */
+	uint32_t flags;			    /* WARD_R_BITs */
+	int exit_code;			    /* ward's own exit status */
+	int target_exit;		    /* -1 unless the target exited */
+	int signal;			    /* 0 unless it died of a signal */
+	const char *error;		    /* NULL, or why ward failed */
+	/* Set once the sandbox ran (NULL/false otherwise). */
+	bool started;	       /* init was created */
+	bool applied;	       /* init's setup completed: identity... */
+	bool seccomp_listener; /* kill rules reported by the supervisor */
+	const struct ward_cgroup *cg;	       /* NULL or inactive: none */
+	const struct ward_cg_stats *stats;     /* NULL: no cgroup */
+	const struct ward_outcome *outcome;    /* NULL: never supervised */
+	const struct ward_verdict *verdict;    /* NULL: refused */
+	const struct ward_output *output;      /* NULL: no pipes */
+	const struct ward_cg_cleanup *cleanup; /* NULL: no cgroup */
+	const struct ward_report_denial *net;  /* network denials */
+	size_t nnet;
+	bool net_checked; /* the allow-list ran: denials were read */
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);
+
+/* A few lines for people, on f (ward -v). */
+void ward_report_summary(FILE *f, const struct ward_report *r);
+
+/* A JSON string of n bytes: valid UTF-8 as it is (with JSON's escapes),
+ * every byte of an invalid sequence as \udcXX (U+DC80 + the byte, the
+ * "surrogateescape" of PEP 383: Python gives the bytes back with
+ * .encode("utf-8", "surrogateescape"); other readers see U+FFFD). */
+void ward_json_bytes(FILE *f, const uint8_t *s, size_t n);
+
+/* RFC 3339, UTC, milliseconds: "2025-11-29T11:40:01.123Z". */
+void ward_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
 #endif

@@ -4,16 +4,24 @@
  */
 #include "supervise.h"
 
+#include "check.h"
 #include "exitcode.h"
 #include "launch.h"
+#include "syscall_names.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/timerfd.h>
 #include <sys/wait.h>
+#include <time.h>
 
 static void on_message(struct ward_outcome *o, const struct ward_msg *m)
 {
@@ -52,53 +60,392 @@ static void drain(int fd, struct ward_outcome *o)
 	}
 }
 
-int ward_supervise(struct ward_child *c, int sigfd, struct ward_outcome *o,
-		   ward_err *err)
+static void signal_init(struct ward_child *c, int sig)
 {
-	/* init's messages are not polled: they are only read once it has
-	 * ended, which saves the supervisor a wake-up per run. */
-	enum { INIT, SIG };
-	struct pollfd pfd[] = {
-	    [INIT] = {c->pidfd, POLLIN, 0},
-	    [SIG] = {sigfd, POLLIN, 0},
-	};
+	if (c->pidfd >= 0)
+		syscall(SYS_pidfd_send_signal, c->pidfd, sig, NULL, 0);
+}
 
-	memset(o, 0, sizeof(*o));
-	while (pfd[INIT].fd >= 0) {
-		if (poll(pfd, ARRAY_LEN(pfd), -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			return ward_fail(err, errno, "poll");
-		}
-		if (pfd[INIT].revents) {
-			siginfo_t si = {0};
+void ward_kill_sandbox(struct ward_watch *w)
+{
+	if (w->cg)
+		ward_cg_kill(w->cg);
+	signal_init(w->child, SIGKILL);
+}
 
-			if (waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &si,
-				   WEXITED) < 0)
-				return ward_fail(err, errno, "waitid init");
-			o->init_code = si.si_code;
-			o->init_status = si.si_status;
-			pfd[INIT].fd = -1;
-		}
-		if (pfd[SIG].revents) {
-			struct signalfd_siginfo ssi;
+int ward_send_fd(int sock, int fd)
+{
+	char data = 'L';
+	struct iovec iov = {&data, 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *c;
 
-			if (read(sigfd, &ssi, sizeof(ssi)) == sizeof(ssi) &&
-			    pfd[INIT].fd >= 0)
-				syscall(SYS_pidfd_send_signal, c->pidfd,
-					(int)ssi.ssi_signo, NULL, 0);
+	memset(&u, 0, sizeof(u));
+	c = CMSG_FIRSTHDR(&mh);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(int));
+	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
+}
+
+int ward_recv_fd(int sock)
+{
+	char data;
+	struct iovec iov = {&data, 1};
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} u;
+	struct msghdr mh = {.msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = u.buf,
+			    .msg_controllen = sizeof(u.buf)};
+	struct cmsghdr *c;
+	int fd = -1;
+
+	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	c = CMSG_FIRSTHDR(&mh);
+	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return -1;
+	memcpy(&fd, CMSG_DATA(c), sizeof(int));
+	return fd;
+}
+
+/* The name of syscall nr: the policy's rule table first (it names what
+ * the policy's author wrote), then the table of this architecture. */
+static const char *syscall_name(const struct ward_rules *r, int32_t nr,
+				uint32_t arch)
+{
+	for (uint32_t i = 0; r && i < r->nsyscalls; i++)
+		if (r->syscalls[i].nr == nr && r->syscalls[i].name)
+			return r->syscalls[i].name;
+	return arch == ward_native_arch() ? ward_syscall_name(nr) : NULL;
+}
+
+/* State of the loop besides the outcome. */
+struct loop {
+	struct ward_watch *w;
+	struct ward_outcome *o;
+	int tfd;	  /* the wall and grace timer */
+	bool grace_armed; /* the timer now counts the grace */
+	bool killed;
+	int listener;
+	bool init_done;
+	bool sample_pids;
+};
+
+static void arm(struct loop *L, uint64_t ms)
+{
+	struct itimerspec its = {0};
+
+	if (L->tfd < 0)
+		return;
+	if (ms == 0)
+		ms = 1; /* an all-zero value would disarm it */
+	its.it_value.tv_sec = (time_t)(ms / 1000);
+	its.it_value.tv_nsec = (long)(ms % 1000) * 1000000L;
+	timerfd_settime(L->tfd, 0, &its, NULL);
+}
+
+static void disarm(struct loop *L)
+{
+	struct itimerspec its = {0};
+
+	if (L->tfd >= 0)
+		timerfd_settime(L->tfd, 0, &its, NULL);
+}
+
+static void stop_run(struct loop *L, enum ward_stop why)
+{
+	if (L->o->stop == WARD_STOP_NONE)
+		L->o->stop = why;
+	if (L->init_done || L->killed)
+		return;
+	ward_kill_sandbox(L->w);
+	L->killed = true;
+	disarm(L);
+}
+
+static void on_timer(struct loop *L)
+{
+	uint64_t ticks;
+
+	if (read(L->tfd, &ticks, sizeof(ticks)) != sizeof(ticks) ||
+	    L->init_done)
+		return;
+	if (L->grace_armed) {
+		stop_run(L, L->o->stop ? L->o->stop : WARD_STOP_TIMEOUT);
+		return;
+	}
+	/* The wall time is over: the run ends as a timeout whatever the
+	 * target does in its grace. */
+	if (L->o->stop == WARD_STOP_NONE)
+		L->o->stop = WARD_STOP_TIMEOUT;
+	if (L->w->grace_ms == 0) {
+		stop_run(L, WARD_STOP_TIMEOUT);
+		return;
+	}
+	/* init passes SIGTERM on to the target. */
+	signal_init(L->w->child, SIGTERM);
+	L->o->term_sent = true;
+	L->grace_armed = true;
+	arm(L, L->w->grace_ms);
+}
+
+static void on_signal(struct loop *L)
+{
+	struct signalfd_siginfo ssi;
+
+	if (read(L->w->sigfd, &ssi, sizeof(ssi)) != sizeof(ssi))
+		return;
+	if (L->init_done)
+		return;
+	if (L->o->stop == WARD_STOP_NONE) {
+		L->o->stop = WARD_STOP_SIGNAL;
+		L->o->stop_signal = (int)ssi.ssi_signo;
+	}
+	/* A second signal, or one during a grace, does not wait. */
+	if (L->grace_armed || L->w->grace_ms == 0) {
+		stop_run(L, WARD_STOP_SIGNAL);
+		return;
+	}
+	signal_init(L->w->child, (int)ssi.ssi_signo);
+	L->o->term_sent = true;
+	L->grace_armed = true;
+	arm(L, L->w->grace_ms);
+}
+
+static void on_listener(struct loop *L)
+{
+	/* The kernel copies its own struct, which a later kernel may
+	 * make larger than these headers': room to spare. */
+	union {
+		struct seccomp_notif n;
+		uint8_t bytes[512];
+	} u;
+	struct ward_violation *v = &L->o->seccomp;
+
+	memset(&u, 0, sizeof(u));
+	if (ioctl(L->listener, SECCOMP_IOCTL_NOTIF_RECV, &u) < 0) {
+		if (errno == EINTR)
+			return;
+		/* ENOENT: the waiting thread was interrupted before the
+		 * notification was read (a signal). The call did not run;
+		 * the sandbox is killed all the same. */
+	} else if (!v->seen) {
+		v->nr_known = true;
+		v->nr = u.n.data.nr;
+		v->arch = u.n.data.arch;
+		v->name = syscall_name(L->w->rules, v->nr, v->arch);
+	}
+	/* The call is never answered: the thread waits in the kernel
+	 * until the kill below ends it. */
+	v->seen = true;
+	stop_run(L, WARD_STOP_SECCOMP);
+}
+
+static void on_init_end(struct loop *L)
+{
+	siginfo_t si = {0};
+	struct ward_child *c = L->w->child;
+
+	/* waitid(2) with a rusage: the glibc wrapper has none. */
+	if (syscall(SYS_waitid, P_PIDFD, c->pidfd, &si, WEXITED,
+		    &L->o->rusage) == 0)
+		L->o->have_rusage = true;
+	else if (waitid((idtype_t)P_PIDFD, (id_t)c->pidfd, &si, WEXITED) < 0)
+		return;
+	L->o->init_code = si.si_code;
+	L->o->init_status = si.si_status;
+	L->init_done = true;
+	disarm(L);
+	if (L->listener >= 0) {
+		close(L->listener);
+		L->listener = -1;
+	}
+}
+
+static void sample(struct loop *L)
+{
+	long n;
+
+	if (!L->sample_pids || L->init_done)
+		return;
+	n = ward_cg_pids_current(L->w->cg);
+	if (n > L->o->pids_sampled)
+		L->o->pids_sampled = n;
+}
+
+static bool streams_done(const struct ward_output *out)
+{
+	if (!out)
+		return true;
+	for (int i = 0; i < 2; i++)
+		if (out->s[i].rd >= 0 || ward_output_pending(out, i))
+			return false;
+	return true;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_LISTEN, P_RD0, P_RD1, P_WR0, P_WR1 };
+
+static void build(struct loop *L, struct pollfd *pfd)
+{
+	struct ward_watch *w = L->w;
+	struct ward_output *out = w->out;
+
+	for (int i = 0; i <= P_WR1; i++)
+		pfd[i] = (struct pollfd){-1, POLLIN, 0};
+	pfd[P_INIT].fd = L->init_done ? -1 : w->child->pidfd;
+	pfd[P_SIG].fd = w->sigfd;
+	pfd[P_TIMER].fd = L->tfd;
+	pfd[P_NSOCK].fd = w->notify_sock;
+	pfd[P_LISTEN].fd = L->listener;
+	for (int i = 0; out && i < 2; i++) {
+		if (ward_output_can_read(out, i))
+			pfd[P_RD0 + i].fd = out->s[i].rd;
+		if (ward_output_pending(out, i) && !out->s[i].dest_file) {
+			pfd[P_WR0 + i].fd = out->s[i].dest;
+			pfd[P_WR0 + i].events = POLLOUT;
 		}
 	}
+}
+
+static void on_output(struct loop *L, struct pollfd *pfd)
+{
+	struct ward_output *out = L->w->out;
+
+	for (int i = 0; out && i < 2; i++) {
+		if (pfd[P_RD0 + i].revents) {
+			ward_output_read(out, i);
+			if (out->s[i].over_ceiling)
+				stop_run(L, WARD_STOP_OUTPUT);
+			if (out->s[i].dest_file)
+				ward_output_flush(out, i);
+		}
+		if (pfd[P_WR0 + i].revents)
+			ward_output_flush(out, i);
+	}
+}
+
+int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
+{
+	struct loop L = {.w = w, .o = o, .tfd = -1, .listener = -1};
+	struct ward_child *c = w->child;
+	uint64_t start = now_ms();
+	int rc = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->pids_sampled = -1;
+	if (w->wall_ms || w->grace_ms) {
+		L.tfd =
+		    timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (L.tfd < 0) {
+			ward_kill_sandbox(w);
+			rc = ward_fail(err, errno, "timerfd_create");
+		} else if (w->wall_ms) {
+			arm(&L, w->wall_ms);
+		}
+	}
+	/* Without pids.peak (before Linux 6.13... on some hosts) the peak
+	 * is sampled at every wake-up and every 20 ms. */
+	L.sample_pids = w->cg && w->cg->active &&
+			w->cg->by_ctrl[WARD_CG_PIDS] >= 0 &&
+			faccessat(w->cg->dir[w->cg->by_ctrl[WARD_CG_PIDS]].fd,
+				  "pids.peak", F_OK, 0) != 0;
+	while (!L.init_done || !streams_done(w->out)) {
+		struct pollfd pfd[P_WR1 + 1];
+		int n;
+
+		build(&L, pfd);
+		n = poll(pfd, ARRAY_LEN(pfd), L.sample_pids ? 20 : -1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = ward_fail(err, errno, "poll");
+			ward_kill_sandbox(w);
+			if (!L.init_done)
+				on_init_end(&L);
+			break;
+		}
+		sample(&L);
+		if (pfd[P_INIT].revents) {
+			on_init_end(&L);
+			o->wall_ms = now_ms() - start;
+		}
+		if (pfd[P_SIG].revents) {
+			if (L.init_done) {
+				/* Only the delivery of what is left was
+				 * waiting: a signal ends it. */
+				struct signalfd_siginfo ssi;
+
+				if (read(w->sigfd, &ssi, sizeof(ssi)) > 0)
+					break;
+			}
+			on_signal(&L);
+		}
+		if (pfd[P_TIMER].revents)
+			on_timer(&L);
+		if (pfd[P_NSOCK].revents) {
+			L.listener = ward_recv_fd(w->notify_sock);
+			close(w->notify_sock);
+			w->notify_sock = -1;
+		}
+		if (pfd[P_LISTEN].revents & POLLIN)
+			on_listener(&L);
+		else if (pfd[P_LISTEN].revents) {
+			close(L.listener); /* no filtered task left */
+			L.listener = -1;
+		}
+		on_output(&L, pfd);
+	}
+	if (L.tfd >= 0)
+		close(L.tfd);
+	if (L.listener >= 0)
+		close(L.listener);
+	if (w->notify_sock >= 0) {
+		close(w->notify_sock);
+		w->notify_sock = -1;
+	}
+	for (int i = 0; w->out && i < 2; i++)
+		if (w->out->s[i].rd >= 0) {
+			close(w->out->s[i].rd);
+			w->out->s[i].rd = -1;
+		}
 	drain(c->msg_rd, o);
 	close(c->msg_rd);
 	close(c->pidfd);
 	close(c->sync_wr);
 	c->msg_rd = c->pidfd = c->sync_wr = -1;
-	return 0;
+	return rc;
 }
 
 int ward_exit_code(const struct ward_outcome *o)
 {
+	/* What the supervisor did decides first: a seccomp kill reads as
+	 * the kernel's own would (SIGSYS), an interrupted ward as its
+	 * signal. */
+	if (o->stop == WARD_STOP_SECCOMP)
+		return WARD_EXIT_SIGNAL_BASE + SIGSYS;
+	if (o->stop == WARD_STOP_SIGNAL)
+		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
 	switch (o->end) {
 	case WARD_END_STATUS:
 		if (WIFSIGNALED(o->status))
@@ -108,7 +455,12 @@ int ward_exit_code(const struct ward_outcome *o)
 		return o->err.code == ENOENT ? WARD_EXIT_NOT_FOUND
 					     : WARD_EXIT_CANNOT_EXEC;
 	case WARD_END_SETUP:
+		break;
 	case WARD_END_UNKNOWN:
+		/* Killed by the supervisor (timeout, output) before init
+		 * could report: the target died of SIGKILL with it. */
+		if (o->stop != WARD_STOP_NONE)
+			return WARD_EXIT_SIGNAL_BASE + SIGKILL;
 		break;
 	}
 	return WARD_EXIT_REFUSED;

@@ -6,8 +6,11 @@
 # "FAIL name: why" ("SKIP name: why" when the host cannot show it).
 #
 # Policies are built by tests/e2e/mkblob.c from a list of items (see its
-# header), so these tests do not depend on wardc; `policy` below is the one
-# place to switch to `wardc compile` of stdlib policies.
+# header), so these tests do not depend on wardc and can build blobs wardc
+# refuses to write (corrupt ones); `policy` below is the one place to
+# switch to `wardc compile`. The supervision tests (tests/e2e/supervise.sh,
+# run at the end) compile real policies with wardc, the stdlib python
+# profile among them.
 #
 # Safety net: every launch runs under timeout(1) and a process limit; the
 # temporary directory and any process a test started are removed on every
@@ -416,7 +419,15 @@ for mode in root rootless; do
 	expect "$m/expect-digest-match" 0
 	policy "$T/cg.wardb" $BASE req=1 limit:memory=64M
 	launch $m "$T/cg.wardb" -- /probe/probe ids
-	refused "$m/needs-cgroup" "does not enforce yet"
+	if [ $m = root ]; then
+		# enforced now (tests/e2e/supervise.sh tests the limits)
+		expect "$m/cgroup-memory-limit" 0 "ids 65534 65534 65534 65534 65534 65534"
+	elif grep -q '^[0-9]*:memory:' /proc/self/cgroup; then
+		# cgroup v1 has no delegation to users
+		refused "$m/needs-cgroup-delegation" "rootless ward may not create any here"
+	else
+		skip "$m/needs-cgroup-delegation" "memory is not on cgroup v1 here"
+	fi
 	policy "$T/net.wardb" $BASE net=allowlist
 	launch $m "$T/net.wardb" -- /probe/probe ids
 	refused "$m/needs-net-allowlist" "network allow-list"
@@ -435,7 +446,7 @@ done
 # No process at all for a refused blob (root mode; strace counts the
 # launcher's process creations).
 if command -v strace >/dev/null; then
-	for b in bad-digest bad-hugecount cg; do
+	for b in bad-digest bad-hugecount bad-overlap; do
 		# (A leak checker cannot stop the world under strace.)
 		ASAN_OPTIONS=detect_leaks=0 timeout 20 \
 			strace -f -qq -e trace=clone,clone3,fork,vfork \
@@ -537,6 +548,13 @@ EOF
 	fi
 else
 	skip "wardc/compiled-policy" "no wardc at $WARDC"
+fi
+
+# Supervision (limits, timeouts, output, the report, cleanup): its own
+# file, run from here so that the e2e suite keeps one entry point.
+if ! BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" CC="$CC" \
+	sh "$top/tests/e2e/supervise.sh"; then
+	failures=$((failures + 1))
 fi
 
 # A setuid ward refuses to run.

@@ -41,7 +41,8 @@ static uint32_t action_ret(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SECCOMP_RET_TRAP;
 	default:
-		return SECCOMP_RET_KILL_PROCESS;
+		/* a policy's `kill`: the supervisor's listener kills */
+		return SECCOMP_RET_USER_NOTIF;
 	}
 }
 

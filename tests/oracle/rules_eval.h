@@ -18,7 +18,8 @@ bool rules_eval_cmp(const struct ward_cmp *c, const uint64_t args[6]);
 /*
  * The seccomp return value the program must give for syscall nr with args
  * on the rule table's own architecture: SECCOMP_RET_ALLOW, SECCOMP_RET_LOG,
- * SECCOMP_RET_ERRNO | errno, SECCOMP_RET_TRAP or SECCOMP_RET_KILL_PROCESS.
+ * SECCOMP_RET_ERRNO | errno, SECCOMP_RET_TRAP or, for `kill`,
+ * SECCOMP_RET_USER_NOTIF (the launcher's supervisor kills the sandbox).
  */
 uint32_t rules_eval(const struct ward_rules *r, int32_t nr,
 		    const uint64_t args[6]);

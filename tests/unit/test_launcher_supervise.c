@@ -55,7 +55,8 @@ static void run_fake_init(const struct ward_msg *msgs, int n, int code,
 	c.sync_wr = sync[1];
 	c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
 	assert_true(c.pidfd >= 0);
-	assert_int_equal(ward_supervise(&c, sigfd, o, &err), 0);
+	struct ward_watch w = {.child = &c, .sigfd = sigfd, .notify_sock = -1};
+	assert_int_equal(ward_supervise(&w, o, &err), 0);
 	assert_int_equal(c.msg_rd, -1);
 	close(sigfd);
 }
@@ -110,6 +111,7 @@ static void report(void **state)
 	    .digest_hex = "ab",
 	    .mode = "rootless",
 	    .reason = "launcher_error",
+	    .flags = 1u << WARD_R_LAUNCHER_ERROR,
 	    .exit_code = 125,
 	    .target_exit = -1,
 	    .error = "bad\nline\\",
@@ -122,12 +124,19 @@ static void report(void **state)
 	assert_int_equal(ward_report_write(fileno(f), &r, &err), 0);
 	rewind(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
+	/* A refusal before anything ran: every part is there, null. */
 	assert_string_equal(
 	    buf,
-	    "{\"ward_report\": 1, \"policy\": {\"name\": \"py\\\"thon\", "
-	    "\"digest\": \"ab\"}, \"mode\": \"rootless\", \"reason\": "
-	    "\"launcher_error\", \"exit_code\": 125, \"target_exit\": "
-	    "null, \"signal\": null, \"error\": \"bad\\u000aline\\\\\"}\n");
+	    "{\"report_version\": 1, \"ward_version\": \"" WARD_VERSION
+	    "\", \"run_id\": null, \"policy\": {\"name\": \"py\\\"thon\", "
+	    "\"digest\": \"ab\"}, \"mode\": \"rootless\", \"created\": null, "
+	    "\"destroyed\": null, \"reason\": \"launcher_error\", \"flags\": "
+	    "[\"launcher_error\"], \"exit_code\": 125, \"target_exit\": null, "
+	    "\"signal\": null, \"signal_name\": null, \"error\": "
+	    "\"bad\\nline\\\\\", \"cgroup\": null, \"identity\": null, "
+	    "\"limits\": null, \"peaks\": null, \"oom\": null, "
+	    "\"pids_refused\": null, \"output\": null, \"denials\": "
+	    "{\"seccomp\": [], \"network\": null}, \"cleanup\": null}\n");
 	fclose(f);
 }
 
