@@ -61,9 +61,15 @@ echo "(ward exited $rc)"
 if [ -f "$work/output/stats.json" ]; then
 	echo "== /output/stats.json, exported by the sandbox"
 	cat "$work/output/stats.json"
+	echo
 fi
 if [ -f "$work/report.json" ]; then
-	echo "== the run report"
-	cat "$work/report.json"
+	echo
+	echo "== the run report (--report)"
+	if command -v jq >/dev/null 2>&1; then
+		jq . "$work/report.json"
+	else
+		cat "$work/report.json"
+	fi
 fi
 exit $rc
