@@ -90,7 +90,8 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	libyaml-dev libcmocka-dev libsodium-dev clang llvm libclang-rt-14-dev \
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
-	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace
+	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
+	crun
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
@@ -163,7 +164,7 @@ check:
 
 all-tests: all $(UNIT_BINS)
 
-test unit golden fuzz stdlib lint install e2e attack: all-tests
+test unit golden fuzz stdlib lint export install e2e attack: all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
 
 # ---------------------------------------------------------------- demo

@@ -73,6 +73,9 @@ case $suite in
 lint | all) echo "== lint"; run_script_suite lint tests/lint/run.sh ;;
 esac
 case $suite in
+export | all) echo "== export"; run_script_suite export tests/export/run.sh ;;
+esac
+case $suite in
 install | all) echo "== install"; run_script_suite install tests/install/run.sh ;;
 esac
 case $suite in

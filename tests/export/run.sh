@@ -1,0 +1,94 @@
+#!/bin/sh
+# tests/export/run.sh: the `wardc export` and `wardc import` command lines
+# (exit codes, -o, what goes to stderr), then the crun test
+# (tests/e2e/export_crun.sh). The libraries are tested by
+# tests/unit/test_export.c and test_import.c.
+#
+# One line per test: PASS name / FAIL name: why. Exit 1 if any failed.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+WARDC=${WARDC:-$top/$BUILD/wardc}
+export BUILD WARDC
+cd "$top" || exit 2
+failed=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+pass() { echo "PASS export/$1"; }
+fail() { echo "FAIL export/$1: $2"; failed=1; }
+
+# expect NAME STATUS CMD...: the command exits with STATUS; its stdout in
+# $tmp/out, its stderr in $tmp/err.
+expect() {
+	name=$1 want=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		fail "$name" "exit $rc, wanted $want: $(head -c 300 "$tmp/err")"
+		return 1
+	fi
+	return 0
+}
+
+expect no-format 2 "$WARDC" export tests/export/crun.ward &&
+	grep -qx 'wardc export: give --format oci or --format k8s' "$tmp/err" &&
+	pass no-format
+
+expect oci-stdout 0 "$WARDC" export --format oci tests/export/crun.ward &&
+	jq -e '.linux.seccomp.defaultErrnoRet == 38 and .root.readonly and
+	       .process.noNewPrivileges and .process.user.uid == 65534' \
+		"$tmp/out" >/dev/null &&
+	grep -q '^wardc export: set root.path and process.args' "$tmp/err" &&
+	pass oci-stdout
+
+# a blob exports like its source
+"$WARDC" compile tests/export/crun.ward -o "$tmp/crun.wardb" 2>/dev/null
+expect oci-blob 0 "$WARDC" export --format oci "$tmp/crun.wardb" \
+	-o "$tmp/from-blob.json" &&
+	"$WARDC" export --format oci tests/export/crun.ward \
+		-o "$tmp/from-src.json" 2>/dev/null &&
+	cmp -s "$tmp/from-blob.json" "$tmp/from-src.json" &&
+	[ ! -s "$tmp/out" ] && pass oci-blob
+
+expect k8s 0 "$WARDC" export --format k8s tests/export/sample.ward &&
+	[ "$(grep -c '^---$' "$tmp/out")" -eq 3 ] &&
+	grep -q '^kind: "SeccompProfile"$' "$tmp/out" &&
+	grep -q '^kind: "Pod"$' "$tmp/out" &&
+	grep -q '^kind: "NetworkPolicy"$' "$tmp/out" &&
+	grep -q '^wardc export: not expressed: limits: `pids 64`' "$tmp/err" &&
+	pass k8s
+
+# every stdlib profile exports in both formats
+ok=1
+for p in stdlib-policies/*.ward; do
+	grep -q '^policy ' "$p" || continue
+	for f in oci k8s; do
+		if ! "$WARDC" export --format "$f" "$p" >/dev/null 2>"$tmp/err"; then
+			fail "stdlib-$f" "$p: $(head -c 300 "$tmp/err")"
+			ok=0
+		fi
+	done
+done
+[ "$ok" = 1 ] && pass stdlib
+
+expect import 0 "$WARDC" import tests/export/default-deny.json \
+	-o "$tmp/imported.ward" &&
+	cmp -s "$tmp/imported.ward" tests/export/default-deny.ward.expected &&
+	grep -qx 'wardc import: warning: tests/export/default-deny.json:84:5: `no_such_syscall`: unknown syscall, skipped' \
+		"$tmp/err" &&
+	"$WARDC" check "$tmp/imported.ward" 2>/dev/null &&
+	pass import
+
+printf '{"defaultAction": 1}' >"$tmp/bad.json"
+expect import-bad 1 "$WARDC" import "$tmp/bad.json" &&
+	grep -qx "wardc import: error: $tmp/bad.json:1:19: an action must be a string" \
+		"$tmp/err" && pass import-bad
+
+expect import-missing 2 "$WARDC" import "$tmp/none.json" &&
+	pass import-missing
+
+# the consumer: crun
+sh tests/e2e/export_crun.sh || failed=1
+exit $failed
