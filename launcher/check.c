@@ -29,13 +29,12 @@ static const struct {
 	uint32_t req;
 	const char *what;
 } unsupported_reqs[] = {
-    {WARD_REQ_NET_BPF, "cgroup BPF egress filtering (net { allow ... })"},
     {WARD_REQ_LANDLOCK, "Landlock"},
 };
 
 #define NOT_YET                                                                \
-	"which this launcher does not enforce yet (network support comes "     \
-	"later); remove it from the policy to run"
+	"which this launcher does not enforce yet; remove it from the policy " \
+	"to run"
 
 /* Does the program return SECCOMP_RET_USER_NOTIF anywhere? Its returns
  * are constants (BPF_RET | BPF_K; libseccomp and wardc emit no other). */
@@ -92,10 +91,6 @@ int ward_check_policy(const struct ward_policy *p, ward_err *err)
 			return ward_fail(err, 0,
 					 "the policy needs %s, " NOT_YET,
 					 unsupported_reqs[i].what);
-	if (p->net.mode != WARD_NET_NONE)
-		return ward_fail(err, 0,
-				 "the policy has a network allow-list, " NOT_YET
-				 " (net none)");
 	if (p->arch != ward_native_arch() ||
 	    p->seccomp.arch != ward_native_arch())
 		return ward_fail(err, 0,

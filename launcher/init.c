@@ -19,6 +19,7 @@
 #include "hardening.h"
 #include "launch.h"
 #include "mounts.h"
+#include "net.h"
 #include "supervise.h"
 
 #include <errno.h>
@@ -111,15 +112,19 @@ static int setup(const struct ward_launch *l, ward_err *err)
 		return ward_fail(err, errno, "setsid");
 	umask(0);
 	/* What needs no id map is done while the supervisor writes them:
-	 * capabilities in the new user namespace are there from the start.
-	 * Sources are opened with the caller's rights (in root mode, host
-	 * root's), before any mount changes what a path means. */
+	 * capabilities in the new user namespace are there from the start. */
 	if (ward_forbid_userns("/proc/sys", err) < 0)
 		return -1;
+	wait_for_maps(l);
+	/* Sources are opened with the caller's rights (in root mode, host
+	 * root's), before any mount changes what a path means -- and after
+	 * the maps: until they exist no host uid is mapped, so capabilities
+	 * in the new namespace override no permission, and a slot under a
+	 * 0700 directory of the sandbox's host uid would open or not
+	 * depending on a race with the supervisor. */
 	mnts = ward_mounts_open(l, err);
 	if (!mnts)
 		return -1;
-	wait_for_maps(l);
 	/* The supervisor has put init into its v1 cgroups by now: a new
 	 * cgroup namespace roots them (and the v2 one) at the run's own, so
 	 * /proc/self/cgroup names no host path. */
@@ -137,9 +142,13 @@ static int setup(const struct ward_launch *l, ward_err *err)
 		return -1;
 	if (sethostname(host, strlen(host)) < 0)
 		return ward_fail(err, errno, "sethostname %s", host);
-	if (ward_loopback_up(err) < 0 ||
+	bool shared_net = p->net.mode == WARD_NET_ALLOWLIST;
+	if ((!shared_net && ward_loopback_up(err) < 0) ||
 	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
 	    ward_no_new_privs(err) < 0)
+		return -1;
+	/* Abstract unix sockets of the shared namespace's services. */
+	if (shared_net && ward_net_scope_sandbox(err) < 0)
 		return -1;
 	/* The credential changes reset both of these. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)

@@ -102,7 +102,6 @@ static void policy_refused(void **state)
 		uint32_t req;
 		const char *msg;
 	} reqs[] = {
-	    {WARD_REQ_NET_BPF, "egress filtering"},
 	    {WARD_REQ_LANDLOCK, "Landlock"},
 	};
 	struct ward_policy p;
@@ -112,9 +111,6 @@ static void policy_refused(void **state)
 		p.requirements = reqs[i].req;
 		refused(&p, reqs[i].msg);
 	}
-	p = base();
-	p.net.mode = WARD_NET_ALLOWLIST;
-	refused(&p, "network allow-list");
 	p = base();
 	p.arch = p.seccomp.arch =
 	    WARD_ARCH_AARCH64 ^ WARD_ARCH_X86_64 ^ ward_native_arch();

@@ -1,0 +1,296 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sema_net.c: the `net` section: `net none`, or pinned hosts and an egress
+ * allow-list expanded to (protocol, network, port range) rules.
+ */
+#include "sema_internal.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_NET_RULES 4096
+
+static bool valid_host_name(const char *h)
+{
+	size_t len = strlen(h);
+	if (len == 0 || len > 253)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = h[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+		      c == '_'))
+			return false;
+	}
+	return true;
+}
+
+static unsigned addr_bits(uint8_t family)
+{
+	return family == 4 ? 32 : 128;
+}
+
+/* Are the bits of addr past prefix all zero? */
+static bool host_bits_clear(const uint8_t *addr, unsigned bits, unsigned prefix)
+{
+	for (unsigned b = prefix; b < bits; b++)
+		if (addr[b / 8] & (0x80 >> (b % 8)))
+			return false;
+	return true;
+}
+
+static void format_addr(const struct ward_net_rule *r, char *buf, size_t len)
+{
+	char a[INET6_ADDRSTRLEN];
+	inet_ntop(r->family == 4 ? AF_INET : AF_INET6, r->addr, a, sizeof(a));
+	snprintf(buf, len, "%s/%u", a, r->prefix);
+}
+
+static void check_hosts(struct sema *s, struct ward_vec *hosts)
+{
+	const struct ward_stmt **items = s->net_items.items;
+	for (size_t i = 0; i < s->net_items.n; i++) {
+		const struct ward_stmt *st = items[i];
+		if (st->kind != WARD_S_NET_HOST)
+			continue;
+		if (!valid_host_name(st->name)) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
+				  "`%s` is not a valid host name", st->name);
+			continue;
+		}
+		struct sym_host *h = ward_pool_alloc(s->pool, sizeof(*h));
+		h->stmt = st;
+		struct sym_host *first =
+		    ward_symtab_put(&s->hosts, st->name, h);
+		if (first) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
+				  "host `%s` is pinned twice", st->name);
+			ward_diag_note(s->d, first->stmt->name_loc,
+				       "first pinned here");
+			continue;
+		}
+		for (size_t k = 0; k < st->nvalues; k++) {
+			struct tval a;
+			if (!sema_addr(s, st->values[k], "a host pin", &a))
+				continue;
+			if (a.prefix >= 0 &&
+			    (unsigned)a.prefix != addr_bits(a.family)) {
+				ward_diag(s->d, WARD_SEV_ERROR,
+					  st->values[k]->loc,
+					  "a host is pinned to addresses, not "
+					  "networks");
+				continue;
+			}
+			struct ward_net_host *out =
+			    ward_vec_push(s->pool, hosts, sizeof(*out));
+			out->name = st->name;
+			out->family = a.family;
+			memcpy(out->addr, a.bytes, 16);
+		}
+	}
+}
+
+struct dest {
+	uint8_t family, prefix, addr[16];
+};
+
+/* The networks an allow rule names: one address or network, or every
+ * address of a pinned host. */
+static size_t rule_dests(struct sema *s, const struct ward_stmt *st,
+			 const struct ward_vec *hosts, struct dest *out,
+			 size_t max)
+{
+	const struct ward_value *v = st->dest;
+	size_t n = 0;
+	if (v->kind == WARD_V_NAME) {
+		struct sym_host *h = ward_symtab_get(&s->hosts, v->str);
+		if (!h) {
+			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+				  "`%s` is not a pinned host", v->str);
+			const char *hit = ward_suggest(v->str, s->hosts.order,
+						       s->hosts.norder);
+			if (hit)
+				ward_diag_help(s->d, "did you mean `%s`?", hit);
+			else
+				ward_diag_help(s->d,
+					       "pin it first: `host %s = "
+					       "ADDRESS;` (ward does not "
+					       "resolve names)",
+					       v->str);
+			return 0;
+		}
+		const struct ward_net_host *hs = hosts->items;
+		for (size_t i = 0; i < hosts->n && n < max; i++) {
+			if (strcmp(hs[i].name, v->str) != 0)
+				continue;
+			out[n].family = hs[i].family;
+			out[n].prefix = (uint8_t)addr_bits(hs[i].family);
+			memcpy(out[n].addr, hs[i].addr, 16);
+			n++;
+		}
+		return n;
+	}
+	struct tval a;
+	if (!sema_addr(s, v, "an allow rule's destination", &a))
+		return 0;
+	unsigned bits = addr_bits(a.family);
+	unsigned prefix = a.prefix < 0 ? bits : (unsigned)a.prefix;
+	if (!host_bits_clear(a.bytes, bits, prefix)) {
+		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+			  "`%s` has bits set past its prefix length", v->text);
+		uint8_t net[16];
+		memcpy(net, a.bytes, 16);
+		for (unsigned b = prefix; b < bits; b++)
+			net[b / 8] &= (uint8_t) ~(0x80 >> (b % 8));
+		char buf[INET6_ADDRSTRLEN];
+		inet_ntop(a.family == 4 ? AF_INET : AF_INET6, net, buf,
+			  sizeof(buf));
+		ward_diag_help(s->d, "did you mean `%s/%u`?", buf, prefix);
+		return 0;
+	}
+	out[0].family = a.family;
+	out[0].prefix = (uint8_t)prefix;
+	memcpy(out[0].addr, a.bytes, 16);
+	return 1;
+}
+
+static bool port(struct sema *s, const struct ward_value *v, uint16_t *out)
+{
+	uint64_t p;
+	if (!sema_int(s, v, "a port", &p) ||
+	    !sema_range(s, v->loc, "the port", p, 1, 65535, NULL))
+		return false;
+	*out = (uint16_t)p;
+	return true;
+}
+
+/* A rule and the allow statement it came from. */
+struct located_rule {
+	struct ward_net_rule r;
+	struct ward_loc loc;
+};
+
+static int cmp_rule(const void *a, const void *b)
+{
+	const struct ward_net_rule *x = a, *y = b;
+	if (x->family != y->family)
+		return x->family - y->family;
+	if (x->proto != y->proto)
+		return x->proto - y->proto;
+	int c = memcmp(x->addr, y->addr, 16);
+	if (c)
+		return c;
+	if (x->prefix != y->prefix)
+		return x->prefix - y->prefix;
+	if (x->port_lo != y->port_lo)
+		return x->port_lo - y->port_lo;
+	return x->port_hi - y->port_hi;
+}
+
+static int cmp_host(const void *a, const void *b)
+{
+	const struct ward_net_host *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->family != y->family)
+		return x->family - y->family;
+	return memcmp(x->addr, y->addr, 16);
+}
+
+void sema_net(struct sema *s)
+{
+	struct ward_net *net = &s->out->net;
+	net->mode = WARD_NET_NONE;
+	if (!s->net_block)
+		return;
+	net->mode = WARD_NET_ALLOWLIST;
+	s->out->requirements |= WARD_REQ_NET_BPF;
+
+	struct ward_vec hosts = {0}, rules = {0};
+	check_hosts(s, &hosts);
+
+	const struct ward_stmt **items = s->net_items.items;
+	for (size_t i = 0; i < s->net_items.n; i++) {
+		const struct ward_stmt *st = items[i];
+		if (st->kind != WARD_S_NET_ALLOW)
+			continue;
+		uint8_t proto =
+		    strcmp(st->proto, "udp") == 0 ? IPPROTO_UDP : IPPROTO_TCP;
+		struct dest dests[64];
+		size_t nd = rule_dests(s, st, &hosts, dests, ARRAY_LEN(dests));
+		for (size_t p = 0; p < st->nports; p++) {
+			const struct ward_port_range *pr = &st->ports[p];
+			uint16_t lo, hi;
+			if (!port(s, pr->lo, &lo))
+				continue;
+			hi = lo;
+			if (pr->hi && !port(s, pr->hi, &hi))
+				continue;
+			if (hi < lo) {
+				ward_diag(s->d, WARD_SEV_ERROR, pr->loc,
+					  "the port range %u-%u is empty", lo,
+					  hi);
+				ward_diag_help(s->d, "write `%u-%u`", hi, lo);
+				continue;
+			}
+			for (size_t k = 0; k < nd; k++) {
+				if (rules.n >= MAX_NET_RULES)
+					break;
+				struct located_rule *lr =
+				    ward_vec_push(s->pool, &rules, sizeof(*lr));
+				lr->loc = st->kw_loc;
+				struct ward_net_rule *r = &lr->r;
+				r->proto = proto;
+				r->family = dests[k].family;
+				r->prefix = dests[k].prefix;
+				memcpy(r->addr, dests[k].addr, 16);
+				r->port_lo = lo;
+				r->port_hi = hi;
+			}
+		}
+	}
+	if (rules.n >= MAX_NET_RULES)
+		ward_diag(s->d, WARD_SEV_ERROR, s->net_block->kw_loc,
+			  "the allow-list expands to more than %d rules",
+			  MAX_NET_RULES);
+	if (rules.n == 0 && ward_diags_errors(s->d) == 0) {
+		ward_diag(s->d, WARD_SEV_WARNING, s->net_block->kw_loc,
+			  "this allow-list allows nothing");
+		ward_diag_help(s->d, "write `net none;` to give the sandbox "
+				     "a network namespace of its own");
+	}
+
+	/* The allow-list is a set: sorted (cmp_rule sees the rule at the
+	 * start of each located_rule), duplicates reported. */
+	struct located_rule *lr = rules.items;
+	if (rules.n)
+		qsort(lr, rules.n, sizeof(*lr), cmp_rule);
+	struct ward_net_rule *r =
+	    ward_pool_array(s->pool, rules.n + 1, sizeof(*r));
+	s->where->net_rules =
+	    ward_pool_array(s->pool, rules.n + 1, sizeof(struct ward_loc));
+	size_t o = 0;
+	for (size_t i = 0; i < rules.n; i++) {
+		if (o && cmp_rule(&r[o - 1], &lr[i].r) == 0) {
+			char a[64];
+			format_addr(&lr[i].r, a, sizeof(a));
+			ward_diag(s->d, WARD_SEV_WARNING, lr[i].loc,
+				  "%s to %s port %u-%u is allowed twice",
+				  lr[i].r.proto == IPPROTO_UDP ? "udp" : "tcp",
+				  a, lr[i].r.port_lo, lr[i].r.port_hi);
+			continue;
+		}
+		s->where->net_rules[o] = lr[i].loc;
+		r[o++] = lr[i].r;
+	}
+	struct ward_net_host *h = hosts.items;
+	if (hosts.n)
+		qsort(h, hosts.n, sizeof(*h), cmp_host);
+	net->rules = r;
+	net->nrules = (uint32_t)o;
+	net->hosts = h;
+	net->nhosts = (uint32_t)hosts.n;
+}

@@ -1,0 +1,469 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * net.c: load the compiled allow-list into the kernel, read its denial
+ * counters back, and scope the sandbox's abstract unix sockets (net.h).
+ *
+ * Nothing here decides anything: the maps get the blob's entries, the
+ * programs the blob's instructions with the map descriptors written where
+ * the relocations say, and every program is attached at its own attach
+ * point without flags. Without BPF_F_ALLOW_OVERRIDE or BPF_F_ALLOW_MULTI,
+ * no cgroup below the run's can attach a program of its own; the sandbox
+ * cannot detach ours either (it has no capability, and seccomp refuses
+ * bpf()). BPF_PROG_ATTACH rather than a bpf link: the programs stay
+ * attached until the cgroup goes away, even if the supervisor dies first;
+ * the teardown does not detach them either (net.h).
+ */
+#include "net.h"
+
+#include "net_layout.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+
+/* Landlock's abstract unix socket scope (Linux 6.12, ABI 6), for headers
+ * that predate it. */
+struct ward_landlock_attr {
+	uint64_t handled_access_fs, handled_access_net, scoped;
+};
+#define WARD_LANDLOCK_SCOPE_ABSTRACT_UNIX 1ull
+#define WARD_LANDLOCK_ABI_SCOPE		  6
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION 1u
+#endif
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
+}
+
+static uint64_t ptr(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+void ward_net_state_init(struct ward_net_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cgroup_fd = st->denied_fd = -1;
+	for (size_t i = 0; i < ARRAY_LEN(st->map_fd); i++)
+		st->map_fd[i] = -1;
+	for (size_t i = 0; i < ARRAY_LEN(st->prog_fd); i++)
+		st->prog_fd[i] = -1;
+}
+
+int ward_net_landlock_abi(void)
+{
+	long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
+			 LANDLOCK_CREATE_RULESET_VERSION);
+
+	return v < 0 ? -errno : (int)v;
+}
+
+int ward_net_check_host(const struct ward_net *net, enum ward_mode mode,
+			ward_err *err)
+{
+	int abi;
+
+	if (net->mode != WARD_NET_ALLOWLIST)
+		return 0;
+	if (mode != WARD_MODE_ROOT)
+		return ward_fail(err, 0,
+				 "the policy's network allow-list is enforced "
+				 "by eBPF programs on the run's cgroup, which "
+				 "needs CAP_BPF and CAP_NET_ADMIN in the "
+				 "initial user namespace: run ward as root, or "
+				 "give the policy `net none` (rootless mode "
+				 "never falls back to another network)");
+	if (net->bpf.nprogs == 0)
+		return ward_fail(
+		    err, 0,
+		    "the policy has a network allow-list but no "
+		    "eBPF programs to enforce it: compile it again "
+		    "with this version of wardc");
+	abi = ward_net_landlock_abi();
+	if (abi < WARD_LANDLOCK_ABI_SCOPE)
+		return ward_fail(
+		    err, 0,
+		    "the policy's network allow-list shares the host's "
+		    "network namespace, whose abstract unix sockets only "
+		    "Landlock's scoping (ABI %d, Linux 6.12) can close, and "
+		    "this kernel's Landlock is %s%d: use `net none`, or a "
+		    "newer kernel with Landlock enabled (lsm=...,landlock)",
+		    WARD_LANDLOCK_ABI_SCOPE,
+		    abi < 0 ? "unavailable, error " : "ABI ",
+		    abi < 0 ? -abi : abi);
+	return 0;
+}
+
+/* ------------------------------------------------------------ setup */
+
+static int create_map(const struct ward_net_map *m, ward_err *err)
+{
+	union bpf_attr a;
+	const char *name = ward_net_map_name(m->role);
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = m->type;
+	a.key_size = m->key_size;
+	a.value_size = m->value_size;
+	a.max_entries = m->max_entries;
+	a.map_flags = m->flags;
+	snprintf(a.map_name, sizeof(a.map_name), "ward_%s", name);
+	fd = sys_bpf(BPF_MAP_CREATE, &a);
+	if (fd < 0)
+		return ward_fail(err, errno,
+				 "bpf: create the %s map (%u entries)%s", name,
+				 m->max_entries,
+				 errno == EPERM ? " (needs CAP_BPF in the "
+						  "initial user namespace)"
+						: "");
+	return (int)fd;
+}
+
+static int fill_map(int fd, const struct ward_net_map *m, ward_err *err)
+{
+	size_t rec = (size_t)m->key_size + m->value_size;
+	union bpf_attr a;
+
+	for (uint32_t i = 0; i < m->nentries; i++) {
+		const uint8_t *e = m->entries + i * rec;
+
+		memset(&a, 0, sizeof(a));
+		a.map_fd = (uint32_t)fd;
+		a.key = ptr(e);
+		a.value = ptr(e + m->key_size);
+		a.flags = BPF_NOEXIST;
+		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a) < 0)
+			return ward_fail(err, errno,
+					 "bpf: fill the %s map (entry %u)",
+					 ward_net_map_name(m->role), i);
+	}
+	/* From here on only the programs write (the denial counters). */
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (uint32_t)fd;
+	if (sys_bpf(BPF_MAP_FREEZE, &a) < 0)
+		return ward_fail(err, errno, "bpf: freeze the %s map",
+				 ward_net_map_name(m->role));
+	return 0;
+}
+
+/* The last line of a verifier log: the reason. */
+static const char *log_reason(char *log)
+{
+	size_t n = strlen(log);
+	char *p;
+
+	while (n && log[n - 1] == '\n')
+		log[--n] = '\0';
+	p = strrchr(log, '\n');
+	return p ? p + 1 : log;
+}
+
+static int load_prog(const struct ward_net_bpf *b, uint32_t i,
+		     const int *map_fd, ward_err *err)
+{
+	const struct ward_net_prog *p = &b->progs[i];
+	const char *name = ward_net_prog_name(p->type, p->attach_type);
+	_cleanup_free_ struct bpf_insn *in = calloc(p->ninsns, sizeof(*in));
+	_cleanup_free_ char *log = NULL;
+	union bpf_attr a;
+	long fd;
+
+	if (!in)
+		return ward_fail(err, ENOMEM, "bpf: the %s program", name);
+	for (uint32_t k = 0; k < p->ninsns; k++)
+		in[k] = (struct bpf_insn){
+		    .code = p->insns[k].code,
+		    .dst_reg = p->insns[k].regs & 0xf,
+		    .src_reg = p->insns[k].regs >> 4,
+		    .off = p->insns[k].off,
+		    .imm = p->insns[k].imm,
+		};
+	for (uint32_t r = 0; r < b->nrelocs; r++)
+		if (b->relocs[r].prog == i)
+			in[b->relocs[r].insn].imm = map_fd[b->relocs[r].map];
+	memset(&a, 0, sizeof(a));
+	a.prog_type = p->type;
+	a.expected_attach_type = p->attach_type;
+	a.insns = ptr(in);
+	a.insn_cnt = p->ninsns;
+	a.license = ptr("MIT");
+	snprintf(a.prog_name, sizeof(a.prog_name), "ward_%s", name);
+	fd = sys_bpf(BPF_PROG_LOAD, &a);
+	if (fd >= 0)
+		return (int)fd;
+	if (errno == EPERM)
+		return ward_fail(err, errno,
+				 "bpf: load the %s program (needs CAP_BPF and "
+				 "CAP_NET_ADMIN in the initial user namespace)",
+				 name);
+	/* Once more with the verifier's log, for its reason. */
+	int code = errno;
+	enum { LOG_SIZE = 64 * 1024 };
+	if ((log = calloc(1, LOG_SIZE))) {
+		a.log_level = 1;
+		a.log_buf = ptr(log);
+		a.log_size = LOG_SIZE;
+		fd = sys_bpf(BPF_PROG_LOAD, &a);
+		if (fd >= 0) /* cannot happen; do not keep it */
+			close((int)fd);
+	}
+	return ward_fail(err, code,
+			 "bpf: the kernel refuses the %s program%s%s", name,
+			 log && log[0] ? ": " : "", log ? log_reason(log) : "");
+}
+
+static int attach(int cgroup_fd, int prog_fd, uint32_t type, const char *name,
+		  ward_err *err)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.target_fd = (uint32_t)cgroup_fd;
+	a.attach_bpf_fd = (uint32_t)prog_fd;
+	a.attach_type = type;
+	a.attach_flags = 0;
+	if (sys_bpf(BPF_PROG_ATTACH, &a) < 0)
+		return ward_fail(err, errno,
+				 "bpf: attach the %s program to the run's "
+				 "cgroup%s",
+				 name,
+				 errno == EPERM
+				     ? " (a parent cgroup may hold a program "
+				       "that allows no other below it)"
+				     : "");
+	return 0;
+}
+
+static int setup(const struct ward_net_bpf *b, int cgroup_fd,
+		 struct ward_net_state *st, ward_err *err)
+{
+	if (b->nmaps > ARRAY_LEN(st->map_fd) ||
+	    b->nprogs > ARRAY_LEN(st->prog_fd))
+		return ward_fail(err, 0, "bpf: %u maps and %u programs",
+				 b->nmaps, b->nprogs);
+	st->cgroup_fd = fcntl(cgroup_fd, F_DUPFD_CLOEXEC, 3);
+	if (st->cgroup_fd < 0)
+		return ward_fail(err, errno, "dup the cgroup descriptor");
+	for (uint32_t i = 0; i < b->nmaps; i++) {
+		st->map_fd[i] = create_map(&b->maps[i], err);
+		if (st->map_fd[i] < 0 ||
+		    fill_map(st->map_fd[i], &b->maps[i], err) < 0)
+			return -1;
+		if (b->maps[i].role == WARD_NET_MAP_DENIED)
+			st->denied_fd = st->map_fd[i];
+	}
+	for (uint32_t i = 0; i < b->nprogs; i++) {
+		st->prog_fd[i] = load_prog(b, i, st->map_fd, err);
+		if (st->prog_fd[i] < 0)
+			return -1;
+	}
+	for (uint32_t i = 0; i < b->nprogs; i++) {
+		const struct ward_net_prog *p = &b->progs[i];
+
+		if (attach(st->cgroup_fd, st->prog_fd[i], p->attach_type,
+			   ward_net_prog_name(p->type, p->attach_type),
+			   err) < 0)
+			return -1;
+		st->attach_type[i] = p->attach_type;
+		st->attached[i] = true;
+	}
+	return 0;
+}
+
+int ward_net_setup(const struct ward_net *net, int cgroup_fd,
+		   struct ward_net_state *st, ward_err *err)
+{
+	ward_net_state_init(st);
+	if (net->mode != WARD_NET_ALLOWLIST)
+		return 0;
+	if (net->bpf.nprogs == 0)
+		return ward_fail(err, 0,
+				 "the network allow-list has no programs");
+	if (cgroup_fd < 0)
+		return ward_fail(err, 0,
+				 "the network allow-list needs a cgroup2 "
+				 "directory for the run, to attach its programs "
+				 "to (is cgroup2 mounted?)");
+	if (setup(&net->bpf, cgroup_fd, st, err) < 0) {
+		/* No run will use the cgroup: leave it as it was. */
+		for (size_t i = 0; i < ARRAY_LEN(st->prog_fd); i++) {
+			union bpf_attr a;
+			if (!st->attached[i])
+				continue;
+			memset(&a, 0, sizeof(a));
+			a.target_fd = (uint32_t)st->cgroup_fd;
+			a.attach_bpf_fd = (uint32_t)st->prog_fd[i];
+			a.attach_type = st->attach_type[i];
+			sys_bpf(BPF_PROG_DETACH, &a);
+		}
+		ward_net_teardown(st);
+		return -1;
+	}
+	return 0;
+}
+
+void ward_net_teardown(struct ward_net_state *st)
+{
+	/* The programs are not detached: they go with the cgroup when it is
+	 * removed, and until then a process that outlived the run is still
+	 * filtered. Closing our descriptors only drops our references. */
+	for (size_t i = 0; i < ARRAY_LEN(st->prog_fd); i++) {
+		if (st->prog_fd[i] >= 0)
+			close(st->prog_fd[i]);
+		st->prog_fd[i] = -1;
+		st->attached[i] = false;
+	}
+	for (size_t i = 0; i < ARRAY_LEN(st->map_fd); i++) {
+		if (st->map_fd[i] >= 0)
+			close(st->map_fd[i]);
+		st->map_fd[i] = -1;
+	}
+	if (st->cgroup_fd >= 0)
+		close(st->cgroup_fd);
+	st->cgroup_fd = st->denied_fd = -1;
+}
+
+/* ------------------------------------------------------------ denials */
+
+static int cmp_denial(const void *x, const void *y)
+{
+	const struct ward_net_denial *a = x, *b = y;
+	int c;
+
+	if ((a->family == 0) != (b->family == 0))
+		return a->family == 0 ? 1 : -1; /* overflow last */
+	if (a->hook != b->hook)
+		return a->hook - b->hook;
+	if (a->family != b->family)
+		return a->family - b->family;
+	if ((c = memcmp(a->addr, b->addr, 16)))
+		return c;
+	if (a->port != b->port)
+		return a->port - b->port;
+	if (a->proto != b->proto)
+		return a->proto - b->proto;
+	return a->type - b->type;
+}
+
+int ward_net_denials(const struct ward_net_state *st,
+		     struct ward_net_denial **out, size_t *n, ward_err *err)
+{
+	uint8_t key[WARD_NET_DENIED_KEY_SIZE], next[WARD_NET_DENIED_KEY_SIZE];
+	_cleanup_free_ struct ward_net_denial *d = NULL;
+	size_t cnt = 0, cap = 0;
+	bool first = true;
+	union bpf_attr a;
+
+	*out = NULL;
+	*n = 0;
+	if (st->denied_fd < 0)
+		return 0;
+	for (;;) {
+		uint64_t count;
+
+		memset(&a, 0, sizeof(a));
+		a.map_fd = (uint32_t)st->denied_fd;
+		a.key = first ? 0 : ptr(key);
+		a.next_key = ptr(next);
+		if (sys_bpf(BPF_MAP_GET_NEXT_KEY, &a) < 0) {
+			if (errno == ENOENT)
+				break;
+			return ward_fail(err, errno, "bpf: read the denials");
+		}
+		first = false;
+		memcpy(key, next, sizeof(key));
+		memset(&a, 0, sizeof(a));
+		a.map_fd = (uint32_t)st->denied_fd;
+		a.key = ptr(key);
+		a.value = ptr(&count);
+		if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &a) < 0) {
+			if (errno == ENOENT)
+				continue;
+			return ward_fail(err, errno, "bpf: read the denials");
+		}
+		if (count == 0)
+			continue; /* the overflow entry, unused */
+		if (cnt == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			struct ward_net_denial *nd =
+			    reallocarray(d, nc, sizeof(*d));
+			if (!nd)
+				return ward_fail(err, ENOMEM,
+						 "bpf: read the denials");
+			d = nd;
+			cap = nc;
+		}
+		struct ward_net_denial *r = &d[cnt++];
+		memset(r, 0, sizeof(*r));
+		memcpy(r->addr, key + WARD_NET_DK_ADDR, 16);
+		memcpy(&r->port, key + WARD_NET_DK_PORT, 2);
+		r->family = key[WARD_NET_DK_FAMILY];
+		r->proto = key[WARD_NET_DK_PROTO];
+		r->hook = key[WARD_NET_DK_HOOK];
+		r->type = key[WARD_NET_DK_TYPE];
+		r->count = count;
+	}
+	if (cnt)
+		qsort(d, cnt, sizeof(*d), cmp_denial);
+	*out = steal_pointer(&d);
+	*n = cnt;
+	return 0;
+}
+
+const char *ward_net_denial_str(const struct ward_net_denial *d, char *buf,
+				size_t len)
+{
+	char a[INET6_ADDRSTRLEN] = "";
+	const char *proto = d->proto == IPPROTO_TCP   ? "tcp"
+			    : d->proto == IPPROTO_UDP ? "udp"
+						      : NULL;
+
+	if (d->family == 0) {
+		snprintf(buf, len, "overflow");
+		return buf;
+	}
+	if (d->hook == WARD_NET_HOOK_CREATE) {
+		snprintf(buf, len, "create ipv%u protocol %u type %u",
+			 d->family, d->proto, d->type);
+		return buf;
+	}
+	inet_ntop(d->family == 4 ? AF_INET : AF_INET6, d->addr, a, sizeof(a));
+	char p[16];
+	if (!proto) {
+		snprintf(p, sizeof(p), "proto-%u", d->proto);
+		proto = p;
+	}
+	snprintf(buf, len, d->family == 4 ? "%s %s %s:%u" : "%s %s [%s]:%u",
+		 ward_net_hook_name(d->hook), proto, a, d->port);
+	return buf;
+}
+
+/* ------------------------------------------------------------ sandbox */
+
+int ward_net_scope_sandbox(ward_err *err)
+{
+	struct ward_landlock_attr attr = {
+	    .scoped = WARD_LANDLOCK_SCOPE_ABSTRACT_UNIX,
+	};
+	_cleanup_close_ int fd =
+	    (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
+
+	if (fd < 0)
+		return ward_fail(err, errno,
+				 "landlock: a ruleset scoping abstract unix "
+				 "sockets");
+	if (syscall(SYS_landlock_restrict_self, fd, 0) < 0)
+		return ward_fail(err, errno, "landlock: restrict the sandbox%s",
+				 errno == EPERM ? " (no_new_privs must be set "
+						  "first)"
+						: "");
+	return 0;
+}

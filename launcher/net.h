@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * net.h: the egress allow-list at run time (docs/spec-net.md).
+ *
+ * The compiler generated the eBPF programs and the contents of their maps;
+ * the supervisor only creates the maps, fills them, loads the programs with
+ * the maps' descriptors written in, and attaches them to the run's cgroup
+ * v2 directory before the sandbox runs any code. After the run it reads the
+ * denial counters for the report. Inside the sandbox, one more step closes
+ * the abstract unix sockets of the shared network namespace.
+ *
+ * Order in the launcher (allow-list mode only):
+ *
+ *   supervisor   ward_net_check_host()       before any process exists
+ *                ward_net_setup(cgroup fd)    the run's cgroup v2 directory
+ *                                             exists, the sandbox does not
+ *                clone3(CLONE_INTO_CGROUP, without CLONE_NEWNET)
+ *   init         ward_net_scope_sandbox()    after no_new_privs, before the
+ *                                             target is started
+ *   supervisor   ward_net_denials()          after the run (the counters
+ *                                             live while st is open)
+ *                ward_net_teardown()         on every path; then the
+ *                                             cgroup's removal frees all
+ */
+#ifndef WARD_NET_H
+#define WARD_NET_H
+
+#include "blob.h"
+#include "policy.h"
+#include "privilege.h"
+#include "util.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct ward_net_state {
+	int cgroup_fd; /* our own descriptor of the run's cgroup */
+	int map_fd[WARD_BLOB_NETMAPS];
+	int prog_fd[WARD_BLOB_NETPROGS];
+	uint32_t attach_type[WARD_BLOB_NETPROGS];
+	bool attached[WARD_BLOB_NETPROGS];
+	int denied_fd; /* map_fd of the denial counters, or -1 */
+};
+
+/* One destination that was refused, and how often. */
+struct ward_net_denial {
+	uint8_t family; /* 4 or 6; 0: the overflow counter (denials past
+			   the map's bound, destination not kept) */
+	uint8_t proto;	/* IPPROTO_*: 6 tcp, 17 udp, others (create) */
+	uint8_t hook;	/* enum ward_net_hook (net_layout.h) */
+	uint8_t type;	/* socket type, for hook create */
+	uint16_t port;	/* see net_layout.h for what it is per hook */
+	uint8_t addr[16];
+	uint64_t count;
+};
+
+/* Every descriptor -1: the state before setup, safe to tear down. */
+void ward_net_state_init(struct ward_net_state *st);
+
+/*
+ * Can this host and this mode enforce net? Nothing to do for `net none`.
+ * An allow-list needs root (cgroup BPF needs CAP_BPF and CAP_NET_ADMIN in
+ * the initial user namespace: rootless mode is refused, never downgraded),
+ * its programs in the blob, and Landlock's abstract unix socket scoping
+ * (ABI 6), since the sandbox shares the host's network namespace.
+ */
+int ward_net_check_host(const struct ward_net *net, enum ward_mode mode,
+			ward_err *err);
+
+/* Create and fill the maps, load the programs and attach them to
+ * cgroup_fd (a cgroup v2 directory, still empty). On failure nothing is
+ * left attached or open. */
+int ward_net_setup(const struct ward_net *net, int cgroup_fd,
+		   struct ward_net_state *st, ward_err *err);
+
+/* The denials counted so far, sorted (hook, family, address, port,
+ * protocol), the overflow counter last if it counted: a malloc'd array in
+ * *out (NULL when none), its length in *n. */
+int ward_net_denials(const struct ward_net_state *st,
+		     struct ward_net_denial **out, size_t *n, ward_err *err);
+
+/* "connect tcp 10.0.0.1:443", "create udp type 3", "overflow"; returns
+ * buf. */
+const char *ward_net_denial_str(const struct ward_net_denial *d, char *buf,
+				size_t len);
+
+/* Close every descriptor. Idempotent. The programs stay attached until the
+ * cgroup is removed (the kernel then releases them, off the supervisor's
+ * path): a process that outlived the run is still filtered. */
+void ward_net_teardown(struct ward_net_state *st);
+
+/* In the sandbox (init, once no_new_privs is set): forbid connecting to
+ * abstract unix sockets made outside the sandbox (Landlock scope). */
+int ward_net_scope_sandbox(ward_err *err);
+
+/* The kernel's Landlock ABI version, or a negative errno. */
+int ward_net_landlock_abi(void);
+
+#endif

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * netrun: the network library (launcher/net.c) driven as the launcher
+ * drives it, for the tests and the benchmark, until ward itself runs
+ * allow-list policies:
+ *
+ *   netrun [-d] [-n] [-S] [-L] [-q] BLOB CGROUP_DIR PROG [ARGS...]
+ *
+ * reads and checks BLOB, refuses as ward_net_check_host says (rootless,
+ * old kernel), attaches the policy's programs to CGROUP_DIR (a cgroup v2
+ * directory the caller made), starts PROG in that cgroup
+ * (clone3(CLONE_INTO_CGROUP)) as uid/gid 65534 with no capability,
+ * no_new_privs, the Landlock scope and the policy's seccomp filter, and
+ * waits for it. Exit status: PROG's, or 3 when refused, 4 on an error.
+ *
+ *   -d  print the denials after the run: "denied HOOK PROTO ADDR:PORT N"
+ *   -n  no programs (the baseline of the benchmark)
+ *   -S  no seccomp filter (to reach the BPF programs behind it)
+ *   -L  no Landlock scope (the control of the abstract socket test)
+ *   -q  quiet: no timing line on stderr
+ */
+#include "blob_read.h"
+#include "net.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <linux/sched.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static int die(int code, const char *what, const ward_err *err)
+{
+	char buf[WARD_ERR_MSG_MAX + 64];
+
+	fprintf(stderr, "netrun: %s%s\n", what,
+		err ? ward_err_str(err, buf, sizeof(buf)) : "");
+	return code;
+}
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *buf;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !(buf = malloc(st.st_size + 1)))
+		return NULL;
+	if (read(fd, buf, st.st_size) != st.st_size) {
+		free(buf);
+		return NULL;
+	}
+	*len = (size_t)st.st_size;
+	return buf;
+}
+
+static double now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* The child: become an unprivileged sandbox process and exec. */
+static _Noreturn void child(const struct ward_policy *p, bool seccomp,
+			    bool landlock, char **argv)
+{
+	ward_err err = {0};
+	const gid_t id = 65534;
+
+	if (setgroups(0, NULL) < 0 || setresgid(id, id, id) < 0 ||
+	    setresuid(id, id, id) < 0) {
+		perror("netrun: drop privileges");
+		_exit(4);
+	}
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
+		perror("netrun: no_new_privs");
+		_exit(4);
+	}
+	if (landlock && p->net.mode == WARD_NET_ALLOWLIST &&
+	    ward_net_scope_sandbox(&err) < 0)
+		_exit(die(4, "", &err));
+	if (seccomp) {
+		struct sock_fprog prog = {
+		    .len = (unsigned short)p->seccomp.ninsns,
+		    .filter = (struct sock_filter *)p->seccomp.insns,
+		};
+		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
+			perror("netrun: seccomp");
+			_exit(4);
+		}
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "netrun: exec %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int main(int argc, char **argv)
+{
+	bool denials = false, nobpf = false, seccomp = true, landlock = true,
+	     quiet = false;
+	struct ward_net_state st;
+	struct ward_blob blob;
+	ward_err err = {0};
+	int opt, status = 0, rc;
+	size_t len;
+
+	while ((opt = getopt(argc, argv, "+dnSLq")) != -1) {
+		switch (opt) {
+		case 'd':
+			denials = true;
+			break;
+		case 'n':
+			nobpf = true;
+			break;
+		case 'S':
+			seccomp = false;
+			break;
+		case 'L':
+			landlock = false;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		default:
+			return 2;
+		}
+	}
+	if (argc - optind < 3) {
+		fprintf(stderr, "usage: netrun [-dnSLq] BLOB CGROUP_DIR PROG "
+				"[ARGS...]\n");
+		return 2;
+	}
+	_cleanup_free_ uint8_t *buf = slurp(argv[optind], &len);
+	if (!buf)
+		return die(4, argv[optind], NULL);
+	if (ward_blob_read(buf, len, 0, &blob, &err) < 0)
+		return die(3, "", &err);
+	const struct ward_policy *p = &blob.policy;
+	if (ward_net_check_host(
+		&p->net, geteuid() == 0 ? WARD_MODE_ROOT : WARD_MODE_ROOTLESS,
+		&err) < 0) {
+		ward_blob_release(&blob);
+		return die(3, "", &err);
+	}
+	_cleanup_close_ int cg =
+	    open(argv[optind + 1], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cg < 0) {
+		ward_blob_release(&blob);
+		return die(4, argv[optind + 1], NULL);
+	}
+	double t0 = now_ms();
+	ward_net_state_init(&st);
+	if (!nobpf && ward_net_setup(&p->net, cg, &st, &err) < 0) {
+		ward_blob_release(&blob);
+		return die(4, "", &err);
+	}
+	double t1 = now_ms();
+	if (!quiet)
+		fprintf(stderr, "netrun: setup %.3f ms\n", t1 - t0);
+
+	struct clone_args ca = {
+	    .flags = CLONE_INTO_CGROUP,
+	    .exit_signal = SIGCHLD,
+	    .cgroup = (uint64_t)cg,
+	};
+	long pid = syscall(SYS_clone3, &ca, sizeof(ca));
+	if (pid == 0)
+		child(p, seccomp, landlock, argv + optind + 2);
+	if (pid < 0) {
+		rc = die(4, "clone3 into the cgroup", NULL);
+		goto out;
+	}
+	while (waitpid((pid_t)pid, &status, 0) < 0 && errno == EINTR)
+		;
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	if (denials) {
+		struct ward_net_denial *d;
+		size_t n;
+		if (ward_net_denials(&st, &d, &n, &err) < 0) {
+			rc = die(4, "", &err);
+			goto out;
+		}
+		for (size_t i = 0; i < n; i++) {
+			char s[128];
+			printf("denied %s %llu\n",
+			       ward_net_denial_str(&d[i], s, sizeof(s)),
+			       (unsigned long long)d[i].count);
+		}
+		free(d);
+		fflush(stdout);
+	}
+out:
+	ward_net_teardown(&st);
+	ward_blob_release(&blob);
+	return rc;
+}
