@@ -268,6 +268,31 @@ static void write_rules(struct out *o, const struct ward_policy *p)
 	}
 }
 
+/* The export section (docs/spec-export.md): present with rules. */
+static bool has_export(const struct ward_policy *p)
+{
+	return p->nexports > 0;
+}
+
+static void write_export(struct out *o, const struct ward_policy *p)
+{
+	put32(o, p->nexports);
+	put32(o, 0);
+	for (uint32_t i = 0; i < p->nexports; i++) {
+		const struct ward_export_rule *e = &p->exports[i];
+
+		put32(o, e->max_files);
+		put32(o, e->types);
+		put64(o, e->per_file);
+		put64(o, e->total);
+		put32(o, e->on_violation);
+		put32(o, e->nnames);
+		put_str(o, "export slot", e->slot);
+		for (uint32_t k = 0; k < e->nnames; k++)
+			put_str(o, "export name glob", e->names[k]);
+	}
+}
+
 /* The network BPF section (docs/spec-net.md): present with programs. */
 static bool has_net_bpf(const struct ward_policy *p)
 {
@@ -331,6 +356,7 @@ static const struct {
     {WARD_SEC_NETWORK, true, write_network, NULL},
     {WARD_SEC_SECCOMP, true, write_seccomp, NULL},
     {WARD_SEC_RULES, false, write_rules, NULL},
+    {WARD_SEC_EXPORT, true, write_export, has_export},
     {WARD_SEC_NET_BPF, true, write_net_bpf, has_net_bpf},
 };
 
@@ -345,8 +371,8 @@ int ward_blob_write_unchecked(const struct ward_policy *p, uint8_t **out,
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++)
 		nsect += !sections[i].present || sections[i].present(p);
 	/* Header and directory, filled in once the sections are laid out. */
-	for (size_t i = 0; i < WARD_BLOB_HDR_SIZE + nsect * WARD_BLOB_DIRENT_SIZE;
-	     i++)
+	for (size_t i = 0;
+	     i < WARD_BLOB_HDR_SIZE + nsect * WARD_BLOB_DIRENT_SIZE; i++)
 		put8(&o, 0);
 	for (size_t i = 0; i < ARRAY_LEN(sections); i++) {
 		size_t start = o.len, ent = dir + d * WARD_BLOB_DIRENT_SIZE;

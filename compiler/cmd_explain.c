@@ -10,6 +10,8 @@
 #include "commands.h"
 #include "describe.h"
 #include "doc.h"
+#include "explain_budget.h"
+#include "net_bpf.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -22,6 +24,7 @@ struct explain {
 	const struct ward_blob *blob;
 	const struct ward_policy *p;
 	struct ward_bpf_stats *st;
+	struct ward_budget *budget; /* explain_budget.c */
 };
 
 static const char *hex(struct ward_pool *pool, const uint8_t d[32])
@@ -118,6 +121,7 @@ static struct doc *net_doc(struct explain *e)
 	for (uint32_t i = 0; i < n->nrules; i++)
 		doc_add(allow, NULL,
 			doc_str(pl, describe_net_rule(pl, &n->rules[i])));
+	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf.c */
 	return d;
 }
 
@@ -206,6 +210,7 @@ static struct doc *explain_doc(struct explain *e)
 	doc_add(d, "limits", limits_doc(e));
 	doc_add(d, "network", net_doc(e));
 	doc_add(d, "syscalls", syscalls_doc(e));
+	ward_budget_doc(d, pl, p, e->budget);
 	return d;
 }
 
@@ -344,8 +349,10 @@ static void explain_text(struct explain *e, FILE *out)
 			fprintf(out, "    host %s = %s\n", p->net.hosts[i].name,
 				describe_addr(pl, p->net.hosts[i].family,
 					      p->net.hosts[i].addr));
+		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf.c */
 	}
 	text_syscalls(e, out);
+	ward_budget_text(out, pl, p, e->budget);
 }
 
 int cmd_explain(struct wardc_args *a)
@@ -360,6 +367,13 @@ int cmd_explain(struct wardc_args *a)
 			"wardc explain: unknown format `%s` (text, "
 			"json or yaml)\n",
 			fmt);
+		return WARDC_USAGE;
+	}
+	struct ward_budget budget;
+	char why[160];
+	if (ward_budget_options(a->retries, a->queue, &budget, why,
+				sizeof(why)) < 0) {
+		fprintf(stderr, "wardc explain: %s\n", why);
 		return WARDC_USAGE;
 	}
 	_cleanup_free_ uint8_t *buf = NULL;
@@ -389,7 +403,8 @@ int cmd_explain(struct wardc_args *a)
 		ward_bpf_disasm(blob.policy.seccomp.insns,
 				blob.policy.seccomp.ninsns, stdout);
 	} else {
-		struct explain e = {pool, &blob, &blob.policy, st};
+		struct explain e = {pool, &blob, &blob.policy, st, &budget};
+		ward_budget_compute(&blob.policy, &budget);
 		if (!strcmp(fmt, "text"))
 			explain_text(&e, stdout);
 		else if (!strcmp(fmt, "json"))

@@ -21,6 +21,8 @@ struct wardc_args {
 	bool check;             /* fmt --check */
 	const char *threshold;  /* lint --threshold N */
 	bool list_rules;        /* lint --list-rules */
+	const char *retries;    /* explain --retries N (the budget) */
+	const char *queue;      /* explain --queue DURATION */
 };
 
 int cmd_check(struct wardc_args *a);

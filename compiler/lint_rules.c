@@ -906,6 +906,46 @@ const struct lint_rule lint_rules[] = {
 	.fix = "remove `core` from `limits` (or write `core 0;`)",
 	.run = lint_lim_core,
     },
+    /* The export caps: the output channel, like W404 (one check). */
+    {
+	.id = "W408",
+	.name = "export-no-total-cap",
+	.severity = SEV_W,
+	.weight = 40,
+	.check = "output",
+	.area = "resources",
+	.security_severity = "4.0",
+	.summary = "an export has per-file caps but no total cap",
+	.explanation =
+	    "`files` and `per-file` bound each file, not what they add up "
+	    "to: 20 files of 5M are 100M (the first seed). What the exporter "
+	    "copies lands on the caller's disk and in front of whatever "
+	    "reads the results; without `total`, a run that writes many "
+	    "files at the per-file cap takes the whole product out. "
+	    "`wardc explain` shows the bound, min(files x per-file, total).",
+	.fix = "add `total 40M;` (or what the results need) to the `export` "
+	       "section",
+	.run = lint_export_total,
+    },
+    {
+	.id = "W409",
+	.name = "export-active-content",
+	.severity = SEV_N,
+	.weight = 20,
+	.check = "output",
+	.area = "resources",
+	.security_severity = "3.0",
+	.summary = "an export lets out content that its reader executes",
+	.explanation =
+	    "The exporter checks content types by their bytes, but it does "
+	    "not clean what it lets out: an HTML or SVG file runs scripts in "
+	    "the browser that opens it, and an archive carries paths (`..`, "
+	    "absolute ones) and sizes for whatever unpacks it. The attack "
+	    "then moves from the sandbox to the viewer (the first seed).",
+	.fix = "export data (`text`, `png`, `pdf`) and render it outside, or "
+	       "open these files only in a viewer that does not run them",
+	.run = lint_export_active,
+    },
 
     /* ------------------------------------------ identity and environment */
     {

@@ -44,6 +44,7 @@ bool lint_is_section(enum ward_stmt_kind kind)
 	case WARD_S_NET:
 	case WARD_S_LIMITS:
 	case WARD_S_SYSCALLS:
+	case WARD_S_EXPORT:
 		return true;
 	default:
 		return false;

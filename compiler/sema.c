@@ -673,6 +673,7 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 	sema_env(&s);
 	sema_limits(&s); /* before fs: the tmpfs check reads the memory limit */
 	sema_fs(&s);
+	sema_export(&s);
 	sema_net(&s);
 	sema_syscalls(&s);
 	sema_net_apply(&s); /* last: it narrows socket(), adds /etc/hosts */

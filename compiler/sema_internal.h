@@ -142,6 +142,9 @@ void sema_fs(struct sema *s);
 void sema_net(struct sema *s);
 void sema_limits(struct sema *s);
 void sema_syscalls(struct sema *s);
+/* The `export` sections (sema_export.c), after sema_fs: their slots are
+ * looked up in the mount table. */
+void sema_export(struct sema *s);
 /* After every section (net_apply.c): socket() narrowed, /etc/hosts from the
  * pinned hosts, the allow-list's eBPF programs. */
 void sema_net_apply(struct sema *s);

@@ -21,7 +21,9 @@ static const char usage_text[] =
     "  check FILE...          check policies and fragments, write nothing\n"
     "  compile SRC -o OUT     compile a policy into a blob\n"
     "  explain BLOB|SRC       show what a policy really allows\n"
-    "                         (--format text|json|yaml, --bpf)\n"
+    "                         (--format text|json|yaml, --bpf; the budget:\n"
+    "                         --retries N, default 3; --queue DURATION,\n"
+    "                         default 12s)\n"
     "  diff A B               what B allows that A does not, and the "
     "reverse\n"
     "                         (--format text|json|yaml)\n"
@@ -180,6 +182,10 @@ int main(int argc, char **argv)
 			if (i + 1 >= argc)
 				return usage_error("-o needs a file");
 			a.output = argv[++i];
+		} else if ((v = opt_value(argc, argv, &i, "--retries"))) {
+			a.retries = v;
+		} else if ((v = opt_value(argc, argv, &i, "--queue"))) {
+			a.queue = v;
 		} else if ((v = opt_value(argc, argv, &i, "--threshold"))) {
 			a.threshold = v;
 		} else if (!strcmp(arg, "--list-rules")) {

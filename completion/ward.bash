@@ -157,7 +157,7 @@ _wardc()
 	opt='' val=''
 	if [[ $cur == -*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(-I|-o|--target|--format|--threshold|--color) ]]; then
+	elif [[ $prev == @(-I|-o|--target|--format|--threshold|--color|--retries|--queue) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -171,7 +171,7 @@ _wardc()
 		_ward_files "" "$val" ""
 		return 0
 		;;
-	--threshold)
+	--threshold | --retries | --queue)
 		return 0
 		;;
 	--target)
@@ -213,7 +213,7 @@ _wardc()
 		local opts='-I --target= -Werror -fdiagnostics-format= --color= -h --help'
 		case $cmd in
 		compile) opts+=' -o' ;;
-		explain) opts+=' --format= --bpf' ;;
+		explain) opts+=' --format= --bpf --retries= --queue=' ;;
 		diff) opts+=' --format=' ;;
 		fmt) opts+=' -w --check' ;;
 		lint) opts+=' --format= --threshold= --list-rules -o' ;;
@@ -260,7 +260,7 @@ _ward_policy()
 		fi
 		case $w in
 		--) return 1 ;;
-		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid) skip=1 ;;
+		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
 		=) skip=1 ;;
 		-*) ;;
 		*)
@@ -280,8 +280,9 @@ _ward_slots()
 	local wardc
 	wardc=$(_ward_wardc) || return
 	[[ -r $1 ]] || return
+	# (export rules name their slot too: each name once)
 	"$wardc" explain --format json -- "$1" 2>/dev/null |
-		sed -n 's/^[[:space:]]*"slot": "\([^"]*\)".*/\1/p'
+		sed -n 's/^[[:space:]]*"slot": "\([^"]*\)".*/\1/p' | awk '!seen[$0]++'
 }
 
 _ward()
@@ -308,13 +309,13 @@ _ward()
 	opt='' val=''
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(--slot|--report|--expect-digest|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid) ]]; then
+	elif [[ $prev == @(--slot|--report|--expect-digest|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
 	[[ $cur == --*=* ]] && lead=$opt=
 	case $opt in
-	--slot)
+	--slot | --input)
 		if [[ $val == *=* ]]; then
 			# NAME=HOSTPATH: the host path
 			_ward_files "$lead${val%%=*}=" "${val#*=}" ""
@@ -323,10 +324,10 @@ _ward()
 		policy=$(_ward_policy) || return 0
 		local given=() name out=()
 		for ((i = 1; i < ${#words[@]}; i++)); do
-			[[ ${words[i]} == --slot ]] && ((i + 1 != cword)) &&
+			[[ ${words[i]} == @(--slot|--input) ]] && ((i + 1 != cword)) &&
 				given+=("${words[i + 1]%%=*}")
-			[[ ${words[i]} == --slot=* ]] && ((i != cword)) &&
-				{ name=${words[i]#--slot=}; given+=("${name%%=*}"); }
+			[[ ${words[i]} == @(--slot|--input)=* ]] && ((i != cword)) &&
+				{ name=${words[i]#*=}; given+=("${name%%=*}"); }
 		done
 		while IFS= read -r name; do
 			[[ -n $name && " ${given[*]} " != *" $name "* ]] &&
@@ -336,7 +337,7 @@ _ward()
 		_ward_reply "${out[*]}"
 		return 0
 		;;
-	--report | --stdout | --stderr)
+	--report | --stdout | --stderr | --manifest | --export-dir | --workspace-base)
 		_ward_files "$lead" "$val" ""
 		return 0
 		;;
@@ -372,14 +373,14 @@ _ward()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 
 	# The policy, then `--'.
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid) ((i++)) ;;
+		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
 		-*) ;;
 		*)
 			_ward_reply --

@@ -158,7 +158,13 @@ enum ward_stmt_kind {
 	WARD_S_LIMIT, /* NAME v;  name, value */
 
 	/* syscalls { } */
-	WARD_S_RULE /* ACTION target, ... [if cond]; action, targets, cond */
+	WARD_S_RULE, /* ACTION target, ... [if cond]; action, targets, cond */
+
+	/* Added after the others: the numbers of the kinds above are part of
+	 * the canonical serialisation (ast_canon.c), hence of every source
+	 * digest. */
+	WARD_S_EXPORT,	   /* export SLOT { ... }  name (the slot), body */
+	WARD_S_EXPORT_ITEM /* NAME v [, v...];     name, values */
 };
 
 /* Mount options written after a bind, tmpfs or slot. */
@@ -181,7 +187,7 @@ struct ward_stmt {
 	struct ward_loc loc;	/* the whole statement */
 	struct ward_loc kw_loc; /* its leading keyword or name */
 	const char *name;	/* POLICY, USE, CONST, GROUP, ENV_SET, SLOT,
-				   NET_HOST, LIMIT */
+				   NET_HOST, LIMIT, EXPORT, EXPORT_ITEM */
 	struct ward_loc name_loc;
 	struct ward_value *value; /* VERSION, INCLUDE, CONST, ID_*, ENV_SET,
 				     FILE (content), LIMIT */
@@ -193,7 +199,8 @@ struct ward_stmt {
 	unsigned opts;		 /* WARD_OPT_* as written */
 	struct ward_loc opts_loc;
 
-	/* CAPS, ENV_INHERIT: names; NET_HOST: values (addresses) */
+	/* CAPS, ENV_INHERIT: names; NET_HOST: values (addresses);
+	 * EXPORT_ITEM: values */
 	const char **names;
 	struct ward_loc *name_locs;
 	size_t nnames;

@@ -366,6 +366,15 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		put(m, " ");
 		value(m, s->value, depth);
 		break;
+	case WARD_S_EXPORT_ITEM:
+		put(m, s->name);
+		put(m, " ");
+		for (size_t i = 0; i < s->nvalues; i++) {
+			if (i)
+				put(m, ", ");
+			value(m, s->values[i], depth);
+		}
+		break;
 	case WARD_S_RULE:
 		action(m, s->action, depth);
 		put(m, " ");
@@ -396,6 +405,7 @@ static bool is_block(const struct ward_stmt *s)
 	case WARD_S_NET:
 	case WARD_S_LIMITS:
 	case WARD_S_SYSCALLS:
+	case WARD_S_EXPORT:
 	case WARD_S_GROUP:
 		return true;
 	default:
@@ -418,6 +428,8 @@ static const char *block_word(const struct ward_stmt *s)
 		return "limits";
 	case WARD_S_SYSCALLS:
 		return "syscalls";
+	case WARD_S_EXPORT:
+		return "export";
 	default:
 		return "group";
 	}
@@ -527,7 +539,7 @@ static void block(struct fmt *m, const struct ward_stmt *s, int depth,
 		return;
 	}
 	put(m, block_word(s));
-	if (s->kind == WARD_S_GROUP) {
+	if (s->kind == WARD_S_GROUP || s->kind == WARD_S_EXPORT) {
 		put(m, " ");
 		put(m, s->name);
 	}

@@ -111,7 +111,8 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token TMPFS "tmpfs" SIZE_KW "size" MODE "mode" PROC "proc"
 %token DEV "dev" FILE_KW "file" SYMLINK "symlink" SLOT "slot" DIR "dir"
 %token NET "net" HOST "host" ALLOW "allow" TCP "tcp" UDP "udp" PORT "port"
-%token LIMITS "limits" SYSCALLS "syscalls" DEFAULT "default" IF "if"
+%token LIMITS "limits" SYSCALLS "syscalls" EXPORT "export"
+%token DEFAULT "default" IF "if"
 %token LOG "log" ERRNO "errno" TRAP "trap" KILL "kill"
 
 %token ARROW "->" EQ "==" NE "!=" LE "<=" GE ">=" ANDAND "&&" OROR "||"
@@ -123,7 +124,9 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 
 %type <str> name
 %type <stmt> stmt section id_item env_item fs_item net_item limit_item rule
+%type <stmt> export_item
 %type <vec> id_items env_items fs_items net_items limit_items rules
+%type <vec> export_items
 %type <vec> member_list names params targets values ports terms strings
 %type <val> value term string path opt_mode dest
 %type <target> member target
@@ -275,6 +278,19 @@ section:
 		NEED($$ = ward_new_stmt(p, WARD_S_SYSCALLS, @$, @1));
 		$$->action = $3;
 		NEED(ward_set_body(p, $$, &$5));
+	  }
+	| "export" name "{" export_items "}" {
+		NEED($$ = ward_new_stmt(p, WARD_S_EXPORT, @$, @1));
+		$$->name = $2;
+		$$->name_loc = @2;
+		NEED(ward_set_body(p, $$, &$4));
+	  }
+	| "export" name "{" export_items error "}" {
+		yyerrok;
+		NEED($$ = ward_new_stmt(p, WARD_S_EXPORT, @$, @1));
+		$$->name = $2;
+		$$->name_loc = @2;
+		NEED(ward_set_body(p, $$, &$4));
 	  }
 	;
 
@@ -552,6 +568,27 @@ limit_item:
 	| error RESYNC		{ $$ = NULL; }
 	;
 
+/* -------------------------------------------------------------- export */
+
+/* `files 20;`, `names "*.csv", "*.png";`: the checker gives the names
+ * their meaning (compiler/sema_export.c). */
+export_items:
+	  %empty		{ $$ = (struct ward_list){0}; }
+	| export_items export_item { $$ = $1; if ($2) NEED(ward_list_push(p->arena, &$$, $2) == 0); }
+	;
+
+export_item:
+	  name values ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_EXPORT_ITEM, @$, @1));
+		$$->name = $1;
+		$$->name_loc = @1;
+		$$->values = (struct ward_value **)$2.items;
+		$$->nvalues = $2.n;
+	  }
+	| error ";"		{ $$ = NULL; yyerrok; }
+	| error RESYNC		{ $$ = NULL; }
+	;
+
 /* ------------------------------------------------------------ syscalls */
 
 rules:
@@ -767,6 +804,7 @@ name:
 	| "port"		{ $$ = "port"; }
 	| "limits"		{ $$ = "limits"; }
 	| "syscalls"		{ $$ = "syscalls"; }
+	| "export"		{ $$ = "export"; }
 	| "default"		{ $$ = "default"; }
 	| "if"			{ $$ = "if"; }
 	| "log"			{ $$ = "log"; }
@@ -788,6 +826,7 @@ static bool is_section_word(int kind)
 	case T_NET:
 	case T_LIMITS:
 	case T_SYSCALLS:
+	case T_EXPORT:
 	case T_GROUP_KW:
 		return true;
 	default:
@@ -995,7 +1034,8 @@ static const struct family families[] = {
      8},
     {"a name", {YYSYMBOL_NAME}, 1},
     {"a statement (`policy`, `use`, `include`, `const`, `group`) or a "
-     "section (`identity`, `env`, `fs`, `net`, `limits`, `syscalls`)",
+     "section (`identity`, `env`, `fs`, `net`, `limits`, `syscalls`, "
+     "`export`)",
      {YYSYMBOL_POLICY, YYSYMBOL_USE, YYSYMBOL_INCLUDE, YYSYMBOL_CONST,
       YYSYMBOL_GROUP_KW, YYSYMBOL_IDENTITY, YYSYMBOL_ENV, YYSYMBOL_FS},
      8},
@@ -1055,8 +1095,8 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 		/* the statement family also covers the last sections */
 		if (f->syms[0] == YYSYMBOL_POLICY)
 			want[YYSYMBOL_NET] = want[YYSYMBOL_LIMITS] =
-			    want[YYSYMBOL_SYSCALLS] = want[YYSYMBOL_WARD] =
-				false;
+			    want[YYSYMBOL_SYSCALLS] = want[YYSYMBOL_EXPORT] =
+				want[YYSYMBOL_WARD] = false;
 		/* where a name goes, every keyword is that name */
 		if (f->syms[f->n - 1] == YYSYMBOL_NAME)
 			for (int k = YYSYMBOL_WARD; k <= YYSYMBOL_KILL; k++)
@@ -1170,6 +1210,8 @@ static const char *value_role(const yy_state_t *top)
 	case YYSYMBOL_LBRACE:
 		if (terminal_below(top, 1) == YYSYMBOL_LIMITS)
 			return "the limit value";
+		if (terminal_below(top, 1) == YYSYMBOL_EXPORT)
+			return "the export setting's value";
 		return NULL;
 	default:
 		return NULL;
@@ -1236,6 +1278,7 @@ static bool at_item_start(yysymbol_kind_t top)
 	case YYSYMBOL_fs_items:
 	case YYSYMBOL_net_items:
 	case YYSYMBOL_limit_items:
+	case YYSYMBOL_export_items:
 	case YYSYMBOL_rules:
 	case YYSYMBOL_LBRACE:
 		return true;
@@ -1259,6 +1302,7 @@ static bool is_top_word(yysymbol_kind_t k)
 	case YYSYMBOL_NET:
 	case YYSYMBOL_LIMITS:
 	case YYSYMBOL_SYSCALLS:
+	case YYSYMBOL_EXPORT:
 		return true;
 	default:
 		return false;

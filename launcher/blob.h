@@ -63,13 +63,14 @@ enum ward_blob_section {
 #define WARD_BLOB_NETPROGS	9 /* one per attach point, see net_layout.h */
 
 /* The export section (type 10): a rule before its strings, and bounds. */
-#define WARD_BLOB_EXPORT_FIXED	32 /* max_files, types, per_file, total,
-				      on_violation, nnames */
-#define WARD_BLOB_EXPORT_FILES	1000000u
-#define WARD_BLOB_EXPORT_BYTES	(1ull << 40) /* per_file and total: 1T */
-#define WARD_BLOB_EXPORT_NAMES	256 /* globs per rule */
-#define WARD_BLOB_GLOB_MAX	255 /* bytes of one glob */
-#define WARD_EXPORT_T_ALL	0x3ffu
+#define WARD_BLOB_EXPORT_FIXED                                                 \
+	32 /* max_files, types, per_file, total,                               \
+	      on_violation, nnames */
+#define WARD_BLOB_EXPORT_FILES 1000000u
+#define WARD_BLOB_EXPORT_BYTES (1ull << 40) /* per_file and total: 1T */
+#define WARD_BLOB_EXPORT_NAMES 256	    /* globs per rule */
+#define WARD_BLOB_GLOB_MAX     255	    /* bytes of one glob */
+#define WARD_EXPORT_T_ALL      0x3ffu
 
 /* Flag bits defined by v1; any other bit is refused. */
 #define WARD_REQ_ALL                                                           \

@@ -38,7 +38,7 @@ static const char *const section_names[WARD_SEC_KNOWN_MAX + 1] = {
     [WARD_SEC_ENV] = "env",	    [WARD_SEC_MOUNTS] = "mounts",
     [WARD_SEC_LIMITS] = "limits",   [WARD_SEC_NETWORK] = "network",
     [WARD_SEC_SECCOMP] = "seccomp", [WARD_SEC_RULES] = "rules",
-    [WARD_SEC_NET_BPF] = "net-bpf",
+    [WARD_SEC_EXPORT] = "export",   [WARD_SEC_NET_BPF] = "net-bpf",
 };
 
 static bool known_section(uint32_t type)
@@ -55,6 +55,28 @@ const char *ward_arch_name(uint32_t arch)
 		return "aarch64";
 	}
 	return NULL;
+}
+
+static const char *const export_types[] = {
+    "text", "png", "jpeg", "gif", "webp", "pdf", "zip", "gzip", "svg", "html",
+};
+_Static_assert(ARRAY_LEN(export_types) == 10 &&
+		   WARD_EXPORT_T_ALL == (1u << ARRAY_LEN(export_types)) - 1,
+	       "one name per export type bit");
+
+const char *ward_export_type_name(uint32_t bit)
+{
+	if (!bit || (bit & (bit - 1)) || !(bit & WARD_EXPORT_T_ALL))
+		return NULL;
+	return export_types[__builtin_ctz(bit)];
+}
+
+uint32_t ward_export_type_bit(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_LEN(export_types); i++)
+		if (!strcmp(export_types[i], name))
+			return 1u << i;
+	return 0;
 }
 
 /* A cursor over one section, and where it stands, for messages:
@@ -774,7 +796,7 @@ static const struct {
     [WARD_NET_MAP_ALLOW6] = {BPF_MAP_TYPE_LPM_TRIE, WARD_NET_KEY6_SIZE,
 			     WARD_NET_VALUE_SIZE, BPF_F_NO_PREALLOC},
     [WARD_NET_MAP_DENIED] = {BPF_MAP_TYPE_HASH, WARD_NET_DENIED_KEY_SIZE,
-			     WARD_NET_DENIED_VALUE_SIZE, 0},
+			     WARD_NET_DENIED_VALUE_SIZE, BPF_F_NO_PREALLOC},
 };
 
 /* A trie entry: the prefix fits the address, no bit is set past it; the
@@ -823,10 +845,14 @@ static int read_net_map(struct cur *c, uint32_t i, struct ward_net_map *m)
 
 	if (!r)
 		return -1;
-	*m = (struct ward_net_map){ward_le32(r),      ward_le32(r + 4),
-				   ward_le32(r + 8),  ward_le32(r + 12),
-				   ward_le32(r + 16), ward_le32(r + 20),
-				   NULL,	      ward_le32(r + 24)};
+	*m = (struct ward_net_map){ward_le32(r),
+				   ward_le32(r + 4),
+				   ward_le32(r + 8),
+				   ward_le32(r + 12),
+				   ward_le32(r + 16),
+				   ward_le32(r + 20),
+				   NULL,
+				   ward_le32(r + 24)};
 	if (m->role != i + 1)
 		return bad(c, "role %u, expected %u (%s)", m->role, i + 1,
 			   ward_net_map_name(i + 1));
@@ -834,8 +860,9 @@ static int read_net_map(struct cur *c, uint32_t i, struct ward_net_map *m)
 	    m->key_size != net_maps[m->role].key_size ||
 	    m->value_size != net_maps[m->role].value_size ||
 	    m->flags != net_maps[m->role].flags)
-		return bad(c, "type %u, key %u, value %u, flags 0x%x are not "
-			      "those of the %s map",
+		return bad(c,
+			   "type %u, key %u, value %u, flags 0x%x are not "
+			   "those of the %s map",
 			   m->type, m->key_size, m->value_size, m->flags,
 			   ward_net_map_name(m->role));
 	if (m->role == WARD_NET_MAP_DENIED
@@ -871,20 +898,34 @@ static int read_net_map(struct cur *c, uint32_t i, struct ward_net_map *m)
 static bool net_opcode(uint8_t code)
 {
 	static const uint8_t ok[] = {
-	    BPF_ALU64 | BPF_MOV | BPF_K,    BPF_ALU64 | BPF_MOV | BPF_X,
-	    BPF_ALU64 | BPF_ADD | BPF_K,    BPF_ALU64 | BPF_AND | BPF_K,
-	    BPF_ALU64 | BPF_RSH | BPF_K,    BPF_ALU | BPF_END | BPF_TO_BE,
-	    BPF_LDX | BPF_MEM | BPF_B,	    BPF_LDX | BPF_MEM | BPF_H,
-	    BPF_LDX | BPF_MEM | BPF_W,	    BPF_LDX | BPF_MEM | BPF_DW,
-	    BPF_ST | BPF_MEM | BPF_B,	    BPF_ST | BPF_MEM | BPF_H,
-	    BPF_ST | BPF_MEM | BPF_W,	    BPF_ST | BPF_MEM | BPF_DW,
-	    BPF_STX | BPF_MEM | BPF_B,	    BPF_STX | BPF_MEM | BPF_H,
-	    BPF_STX | BPF_MEM | BPF_W,	    BPF_STX | BPF_MEM | BPF_DW,
-	    BPF_STX | BPF_ATOMIC | BPF_DW,  BPF_LD | BPF_IMM | BPF_DW,
-	    BPF_JMP | BPF_JA,		    BPF_JMP | BPF_JEQ | BPF_K,
-	    BPF_JMP | BPF_JNE | BPF_K,	    BPF_JMP | BPF_JEQ | BPF_X,
-	    BPF_JMP | BPF_JLT | BPF_X,	    BPF_JMP | BPF_JLE | BPF_X,
-	    BPF_JMP32 | BPF_JNE | BPF_K,    BPF_JMP | BPF_CALL,
+	    BPF_ALU64 | BPF_MOV | BPF_K,
+	    BPF_ALU64 | BPF_MOV | BPF_X,
+	    BPF_ALU64 | BPF_ADD | BPF_K,
+	    BPF_ALU64 | BPF_AND | BPF_K,
+	    BPF_ALU64 | BPF_RSH | BPF_K,
+	    BPF_ALU | BPF_END | BPF_TO_BE,
+	    BPF_LDX | BPF_MEM | BPF_B,
+	    BPF_LDX | BPF_MEM | BPF_H,
+	    BPF_LDX | BPF_MEM | BPF_W,
+	    BPF_LDX | BPF_MEM | BPF_DW,
+	    BPF_ST | BPF_MEM | BPF_B,
+	    BPF_ST | BPF_MEM | BPF_H,
+	    BPF_ST | BPF_MEM | BPF_W,
+	    BPF_ST | BPF_MEM | BPF_DW,
+	    BPF_STX | BPF_MEM | BPF_B,
+	    BPF_STX | BPF_MEM | BPF_H,
+	    BPF_STX | BPF_MEM | BPF_W,
+	    BPF_STX | BPF_MEM | BPF_DW,
+	    BPF_STX | BPF_ATOMIC | BPF_DW,
+	    BPF_LD | BPF_IMM | BPF_DW,
+	    BPF_JMP | BPF_JA,
+	    BPF_JMP | BPF_JEQ | BPF_K,
+	    BPF_JMP | BPF_JNE | BPF_K,
+	    BPF_JMP | BPF_JEQ | BPF_X,
+	    BPF_JMP | BPF_JLT | BPF_X,
+	    BPF_JMP | BPF_JLE | BPF_X,
+	    BPF_JMP32 | BPF_JNE | BPF_K,
+	    BPF_JMP | BPF_CALL,
 	    BPF_JMP | BPF_EXIT,
 	};
 
@@ -928,11 +969,12 @@ static int check_insns(struct cur *c, const struct ward_bpf_insn *in,
 		    code != (BPF_JMP | BPF_EXIT)) {
 			int64_t to = (int64_t)i + 1 + in[i].off;
 			if (to < 0 || to >= n ||
-			    (to > 0 && in[to - 1].code ==
-					   (BPF_LD | BPF_IMM | BPF_DW)))
-				return bad(c, "jump to %lld is outside the "
-					      "program or inside an "
-					      "instruction",
+			    (to > 0 &&
+			     in[to - 1].code == (BPF_LD | BPF_IMM | BPF_DW)))
+				return bad(c,
+					   "jump to %lld is outside the "
+					   "program or inside an "
+					   "instruction",
 					   (long long)to);
 		}
 	}
@@ -1000,8 +1042,9 @@ static int read_net_relocs(struct cur *c, struct ward_net_bpf *b,
 			at(c, 0, "relocation", k);
 			if (k >= b->nrelocs || rl[k].prog != p ||
 			    rl[k].insn != i)
-				return bad(c, "program %u instruction %u loads "
-					      "a map without its relocation",
+				return bad(c,
+					   "program %u instruction %u loads "
+					   "a map without its relocation",
 					   p, i);
 			if (rl[k].map >= b->nmaps)
 				return bad(c, "map %u does not exist",
@@ -1032,9 +1075,9 @@ static int read_net_bpf(struct cur *c, struct ward_net *net)
 	nprogs = ward_le32(r + 4);
 	nrelocs = ward_le32(r + 8);
 	if (nmaps != WARD_BLOB_NETMAPS || nprogs != WARD_BLOB_NETPROGS)
-		return bad(c, "%u maps and %u programs, version 1 has %u and %u",
-			   nmaps, nprogs, WARD_BLOB_NETMAPS,
-			   WARD_BLOB_NETPROGS);
+		return bad(
+		    c, "%u maps and %u programs, version 1 has %u and %u",
+		    nmaps, nprogs, WARD_BLOB_NETMAPS, WARD_BLOB_NETPROGS);
 	/* Counts are set once their arrays exist (release walks them). */
 	if (!ALLOC(c, maps, nmaps) || !ALLOC(c, progs, nprogs)) {
 		free(maps);
@@ -1070,6 +1113,113 @@ static int net_bpf_matches(const struct ward_policy *p, ward_err *err)
 		return ward_fail(err, 0,
 				 "blob: a net-bpf section in a `net none` "
 				 "policy");
+	return 0;
+}
+
+/* --------------------------------------------------------------- export */
+
+/* A glob on a file's base name: printable ASCII, no `/`, not empty. */
+static int glob(struct cur *c, const char **out)
+{
+	size_t n;
+
+	if (str(c, "name glob", WARD_BLOB_GLOB_MAX, false, out, &n) < 0)
+		return -1;
+	if (n == 0)
+		return bad(c, "name glob is empty");
+	for (size_t i = 0; i < n; i++)
+		if ((*out)[i] < 0x20 || (*out)[i] > 0x7e || (*out)[i] == '/')
+			return bad(c, "name glob contains a character outside "
+				      "printable ASCII or a /");
+	return 0;
+}
+
+/* The rule's slot is a read-write slot of the mount table (read before:
+ * sections come in type order), named by one rule only. */
+static int export_slot(struct cur *c, const struct ward_policy *p,
+		       const struct ward_export_rule *rules, uint32_t i)
+{
+	const char *slot = rules[i].slot;
+	bool found = false;
+
+	for (uint32_t k = 0; k < i; k++)
+		if (!strcmp(rules[k].slot, slot))
+			return bad(c, "slot %s has a rule already (rule %u)",
+				   slot, k);
+	for (uint32_t k = 0; k < p->nmounts; k++)
+		if (p->mounts[k].kind == WARD_MNT_SLOT &&
+		    !strcmp(p->mounts[k].src, slot)) {
+			if (!(p->mounts[k].flags & WARD_MNT_F_RW))
+				return bad(c, "slot %s is read-only", slot);
+			found = true;
+		}
+	return found ? 0 : bad(c, "no slot %s in the mount table", slot);
+}
+
+static int read_export(struct cur *c, struct ward_policy *p)
+{
+	struct ward_export_rule *rules = NULL;
+	uint32_t n;
+
+	if (count(c, &n) < 0 ||
+	    fits(c, n, WARD_BLOB_EXPORT_FIXED + WARD_BLOB_STR_MIN, "rules") <
+		0 ||
+	    !ALLOC(c, rules, n))
+		return -1;
+	p->exports = rules;
+	p->nexports = n;
+	/* Present only with rules: one encoding per policy. */
+	if (n == 0)
+		return bad(c, "no rules (the section is left out instead)");
+	for (uint32_t i = 0; i < n; i++) {
+		struct ward_export_rule *e = &rules[i];
+		const char **names = NULL;
+		const uint8_t *r;
+		uint32_t nnames;
+
+		at(c, 0, "rule", i);
+		if (!(r = take(c, WARD_BLOB_EXPORT_FIXED)))
+			return -1;
+		e->max_files = ward_le32(r);
+		e->types = ward_le32(r + 4);
+		e->per_file = ward_le64(r + 8);
+		e->total = ward_le64(r + 16);
+		e->on_violation = ward_le32(r + 24);
+		nnames = ward_le32(r + 28);
+		if (e->max_files == 0 || e->max_files > WARD_BLOB_EXPORT_FILES)
+			return bad(c, "%u files, not within 1..%u",
+				   e->max_files, WARD_BLOB_EXPORT_FILES);
+		if (e->types == 0 || (e->types & ~WARD_EXPORT_T_ALL))
+			return bad(c, "content types 0x%x: none, or unknown "
+				      "bits",
+				   e->types);
+		if (e->per_file == 0 || e->per_file > WARD_BLOB_EXPORT_BYTES ||
+		    e->total > WARD_BLOB_EXPORT_BYTES)
+			return bad(c, "per-file %llu or total %llu is outside "
+				      "1..%llu",
+				   (unsigned long long)e->per_file,
+				   (unsigned long long)e->total,
+				   (unsigned long long)WARD_BLOB_EXPORT_BYTES);
+		if (e->on_violation > WARD_EXPORT_SKIP)
+			return bad(c, "unknown violation action %u",
+				   e->on_violation);
+		if (nnames > WARD_BLOB_EXPORT_NAMES)
+			return bad(c, "%u name globs, more than %u", nnames,
+				   WARD_BLOB_EXPORT_NAMES);
+		if (word(c, "slot name", WARD_BLOB_NAME_MAX, &name_chars, false,
+			 &e->slot) < 0 ||
+		    export_slot(c, p, rules, i) < 0 ||
+		    fits(c, nnames, WARD_BLOB_STR_MIN, "name globs") < 0 ||
+		    !ALLOC(c, names, nnames))
+			return -1;
+		e->names = names;
+		e->nnames = nnames;
+		for (uint32_t k = 0; k < nnames; k++) {
+			at(c, 1, "name", k);
+			if (glob(c, &names[k]) < 0)
+				return -1;
+		}
+	}
 	return 0;
 }
 
@@ -1189,7 +1339,8 @@ static int read_frame(const uint8_t *buf, size_t len, uint32_t expected_arch,
 			   (unsigned long long)(len - off));
 	for (uint32_t t = 1; t <= WARD_SEC_KNOWN_MAX; t++)
 		if (known_section(t) && t != WARD_SEC_RULES &&
-		    t != WARD_SEC_NET_BPF && !(seen & (1u << t)))
+		    t != WARD_SEC_EXPORT && t != WARD_SEC_NET_BPF &&
+		    !(seen & (1u << t)))
 			return bad(&h, "the %s section is missing",
 				   section_names[t]);
 	return 0;
@@ -1217,6 +1368,8 @@ static int read_section(struct cur *c, uint32_t type, struct ward_blob *b)
 	case WARD_SEC_RULES:
 		b->has_rules = true;
 		return read_rules(c, &p->rules);
+	case WARD_SEC_EXPORT:
+		return read_export(c, p);
 	case WARD_SEC_NET_BPF:
 		return read_net_bpf(c, &p->net);
 	}
@@ -1288,6 +1441,9 @@ void ward_blob_release(struct ward_blob *b)
 	free((void *)p->net.bpf.relocs);
 	free((void *)p->net.rules);
 	free((void *)p->net.hosts);
+	for (uint32_t i = 0; i < p->nexports; i++)
+		free((void *)p->exports[i].names);
+	free((void *)p->exports);
 	free((void *)p->mounts);
 	free((void *)p->env);
 	memset(b, 0, sizeof(*b));

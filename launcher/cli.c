@@ -20,7 +20,12 @@ enum {
 	OPT_HGID,
 	OPT_STDOUT,
 	OPT_STDERR,
-	OPT_CGBASE
+	OPT_CGBASE,
+	OPT_INPUT,
+	OPT_EXPORT,
+	OPT_MANIFEST,
+	OPT_WSBASE,
+	OPT_KEEPWS
 };
 
 static const struct option options[] = {
@@ -33,6 +38,11 @@ static const struct option options[] = {
     {"stdout", required_argument, NULL, OPT_STDOUT},
     {"stderr", required_argument, NULL, OPT_STDERR},
     {"cgroup-base", required_argument, NULL, OPT_CGBASE},
+    {"input", required_argument, NULL, OPT_INPUT},
+    {"export-dir", required_argument, NULL, OPT_EXPORT},
+    {"manifest", required_argument, NULL, OPT_MANIFEST},
+    {"workspace-base", required_argument, NULL, OPT_WSBASE},
+    {"keep-workspace", no_argument, NULL, OPT_KEEPWS},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -46,7 +56,22 @@ void ward_cli_usage(FILE *f)
 	    "Run PROGRAM in the sandbox that the compiled policy describes.\n"
 	    "\n"
 	    "  --slot NAME=HOSTPATH   bind HOSTPATH at the policy's slot NAME\n"
-	    "                         (every slot the policy declares, once)\n"
+	    "                         (a read-write slot without one gets a "
+	    "fresh\n"
+	    "                         directory in the run's workspace)\n"
+	    "  --input NAME=HOSTPATH  copy a file or tree into a fresh "
+	    "directory\n"
+	    "                         for slot NAME instead (a snapshot)\n"
+	    "  --export-dir DIR       after the run, export what the policy's\n"
+	    "                         `export` rules allow into DIR (DIR/SLOT "
+	    "with\n"
+	    "                         several rules); the report lists it\n"
+	    "  --manifest FILE        also write the export manifests to FILE\n"
+	    "  --workspace-base DIR   where workspaces are made (default:\n"
+	    "                         /run/ward; rootless: "
+	    "$XDG_RUNTIME_DIR/ward\n"
+	    "                         or /tmp/ward-UID)\n"
+	    "  --keep-workspace       do not remove the workspace (debugging)\n"
 	    "  --report FILE          write the run report (JSON) to FILE\n"
 	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
 	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
@@ -112,6 +137,26 @@ static int add_slot(struct ward_cli *cli, char *arg, ward_err *err)
 	return 0;
 }
 
+static int add_input(struct ward_cli *cli, char *arg, ward_err *err)
+{
+	char *eq = strchr(arg, '=');
+	struct ward_slot_arg *v;
+
+	if (!eq || eq == arg || !eq[1])
+		return ward_fail(err, 0, "--input %s: expected NAME=HOSTPATH",
+				 arg);
+	*eq = '\0';
+	for (size_t i = 0; i < cli->ninputs; i++)
+		if (!strcmp(cli->inputs[i].name, arg))
+			return ward_fail(err, 0, "--input %s given twice", arg);
+	v = realloc(cli->inputs, (cli->ninputs + 1) * sizeof(*v));
+	if (!v)
+		return ward_fail(err, ENOMEM, "--input");
+	cli->inputs = v;
+	v[cli->ninputs++] = (struct ward_slot_arg){arg, eq + 1};
+	return 0;
+}
+
 static int set_digest(struct ward_cli *cli, const char *s, ward_err *err)
 {
 	size_t n = strlen(s);
@@ -151,6 +196,20 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_SLOT:
 		return add_slot(cli, optarg, err);
+	case OPT_INPUT:
+		return add_input(cli, optarg, err);
+	case OPT_EXPORT:
+		cli->export_dir = optarg;
+		return 0;
+	case OPT_MANIFEST:
+		cli->manifest_path = optarg;
+		return 0;
+	case OPT_WSBASE:
+		cli->workspace_base = optarg;
+		return 0;
+	case OPT_KEEPWS:
+		cli->keep_workspace = true;
+		return 0;
 	case OPT_REPORT:
 		cli->report_path = optarg;
 		return 0;
@@ -204,4 +263,7 @@ void ward_cli_free(struct ward_cli *cli)
 	free(cli->slots);
 	cli->slots = NULL;
 	cli->nslots = 0;
+	free(cli->inputs);
+	cli->inputs = NULL;
+	cli->ninputs = 0;
 }

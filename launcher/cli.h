@@ -29,6 +29,13 @@ struct ward_cli {
 	const char *stdout_path;    /* NULL: ward's own stdout */
 	const char *stderr_path;    /* NULL: ward's own stderr */
 	const char *cgroup_base;    /* NULL: the default base */
+	/* The output channel (channel.h, docs/spec-export.md). */
+	struct ward_slot_arg *inputs; /* --input NAME=HOSTPATH: copied in */
+	size_t ninputs;
+	const char *export_dir;	    /* --export-dir DIR, or NULL */
+	const char *manifest_path;  /* --manifest FILE, or NULL */
+	const char *workspace_base; /* --workspace-base DIR, or NULL */
+	bool keep_workspace;	    /* --keep-workspace */
 	bool help, version, verbose;
 };
 

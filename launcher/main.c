@@ -15,7 +15,9 @@
  *   supervise  the loop (supervise.c): exit, signals, wall time, output,
  *              seccomp kills
  *   finish     on every path: kill what is left, read the counters, remove
- *              the cgroups, decide why the run ended, write the report
+ *              the cgroups, decide why the run ended; then the file diff,
+ *              the exports and the workspace's removal (channel.c, once
+ *              nothing of the sandbox is left); write the report
  *
  * The order and the reason for it are in docs/spec.md part 3; the report
  * in part 4.
@@ -23,6 +25,7 @@
 #include "blob_read.h"
 #include "blobfile.h"
 #include "cgroup.h"
+#include "channel.h"
 #include "check.h"
 #include "cli.h"
 #include "exec.h"
@@ -77,6 +80,7 @@ struct run {
 	struct ward_cg_cleanup cleanup;
 	struct ward_verdict verdict;
 	struct timespec created, destroyed;
+	struct ward_channel ch; /* workspace, file diff, exports */
 };
 
 static void close_fd(int *fd)
@@ -94,6 +98,7 @@ static void run_free(struct run *r)
 	free(r->l.slots);
 	free(r->l.envp);
 	free(r->denials);
+	ward_channel_free(&r->ch);
 	ward_cli_free(&r->cli);
 	close_fd(&r->report_fd);
 	close_fd(&r->stdin_fd);
@@ -238,6 +243,9 @@ static int prepare(struct run *r, ward_err *err)
 	/* NET: can this host and mode enforce the allow-list? */
 	if (p->net.mode != WARD_NET_NONE &&
 	    ward_net_check_host(&p->net, r->priv.mode, err) < 0)
+		return -1;
+	/* The workspace's slots join the caller's before they are matched. */
+	if (ward_channel_prepare(&r->ch, p, &r->cli, &r->priv, err) < 0)
 		return -1;
 	r->l.slots = calloc(p->nmounts, sizeof(*r->l.slots));
 	if (!r->l.slots)
@@ -411,6 +419,9 @@ static void finish(struct run *r)
 	if (r->cg.active)
 		ward_cg_remove(&r->cg, &r->cleanup);
 	clock_gettime(CLOCK_REALTIME, &r->destroyed);
+	/* Nothing of the sandbox runs any more: its slots can be read. */
+	ward_channel_finish(&r->ch, r->have_blob ? &r->blob.policy : NULL,
+			    r->spawned);
 }
 
 static void print_err(const char *what, const ward_err *err)
@@ -449,6 +460,7 @@ static void report(struct run *r, int code, const ward_err *failure)
 	    .net = r->denials,
 	    .nnet = r->ndenials,
 	    .net_checked = r->net_checked,
+	    .channel = &r->ch,
 	};
 	char buf[WARD_ERR_MSG_MAX + 128], id[48];
 	ward_err err = {0};
@@ -513,6 +525,7 @@ int main(int argc, char **argv)
 	r.pipe_wr[0] = r.pipe_wr[1] = r.notify_rd = r.l.notify_wr = -1;
 	r.out.s[0].rd = r.out.s[1].rd = -1;
 	ward_net_state_init(&r.net);
+	ward_channel_init(&r.ch);
 	if (ensure_stdio(&err) < 0 ||
 	    ward_cli_parse(argc, argv, &r.cli, &err) < 0) {
 		print_err("", &err);

@@ -281,7 +281,8 @@ struct ward_rules {
  * by their names.
  */
 enum {
-	WARD_EXPORT_T_TEXT = 1u << 0, /* UTF-8, no NUL, no control but \t\n\r\f */
+	WARD_EXPORT_T_TEXT = 1u
+			     << 0, /* UTF-8, no NUL, no control but \t\n\r\f */
 	WARD_EXPORT_T_PNG = 1u << 1,
 	WARD_EXPORT_T_JPEG = 1u << 2,
 	WARD_EXPORT_T_GIF = 1u << 3,
@@ -289,8 +290,8 @@ enum {
 	WARD_EXPORT_T_PDF = 1u << 5,
 	WARD_EXPORT_T_ZIP = 1u << 6,
 	WARD_EXPORT_T_GZIP = 1u << 7,
-	WARD_EXPORT_T_SVG = 1u << 8,  /* text that is an SVG document */
-	WARD_EXPORT_T_HTML = 1u << 9  /* text that is an HTML document */
+	WARD_EXPORT_T_SVG = 1u << 8, /* text that is an SVG document */
+	WARD_EXPORT_T_HTML = 1u << 9 /* text that is an HTML document */
 };
 
 enum ward_export_action {
@@ -299,12 +300,12 @@ enum ward_export_action {
 };
 
 struct ward_export_rule {
-	const char *slot;   /* a read-write slot of the mount table */
-	uint32_t max_files; /* regular files exported, 1.. */
-	uint32_t types;	    /* WARD_EXPORT_T_*, at least one */
-	uint64_t per_file;  /* bytes of one file, 1.. */
-	uint64_t total;	    /* bytes of all files; 0: not written (the
-			       bound is then max_files * per_file) */
+	const char *slot;	  /* a read-write slot of the mount table */
+	uint32_t max_files;	  /* regular files exported, 1.. */
+	uint32_t types;		  /* WARD_EXPORT_T_*, at least one */
+	uint64_t per_file;	  /* bytes of one file, 1.. */
+	uint64_t total;		  /* bytes of all files; 0: not written (the
+				     bound is then max_files * per_file) */
 	uint32_t on_violation;	  /* enum ward_export_action */
 	const char *const *names; /* globs on a file's base name; none: any */
 	uint32_t nnames;

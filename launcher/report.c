@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "blob.h"
+#include "channel.h"
 #include "sha256.h"
 
 #include <errno.h>
@@ -503,6 +504,7 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	put_denials(f, r);
 	fputs(", \"cleanup\": ", f);
 	put_cleanup(f, r);
+	ward_channel_report(f, r->channel); /* workspace, files, export */
 	fputs("}\n", f);
 	if (fclose(f) != 0)
 		return ward_fail(err, ENOMEM, "report");

@@ -23,6 +23,8 @@
 
 #define WARD_REPORT_VERSION 1
 
+struct ward_channel;
+
 /* A network denial, already spelled (net.h: ward_net_denial_str). */
 struct ward_report_denial {
 	char what[96];
@@ -56,6 +58,9 @@ struct ward_report {
 	const struct ward_report_denial *net;  /* network denials */
 	size_t nnet;
 	bool net_checked; /* the allow-list ran: denials were read */
+	/* The output channel (channel.h): workspace, file diff, export;
+	 * NULL: all three null. */
+	const struct ward_channel *channel;
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);

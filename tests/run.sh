@@ -79,6 +79,12 @@ case $suite in
 install | all) echo "== install"; run_script_suite install tests/install/run.sh ;;
 esac
 case $suite in
+exporter | all) echo "== exporter"; run_script_suite exporter tests/exporter/run.sh ;;
+esac
+case $suite in
+net | all) echo "== net"; run_script_suite net tests/net/run.sh ;;
+esac
+case $suite in
 e2e | all) echo "== e2e"; run_script_suite e2e tests/e2e/run.sh ;;
 esac
 case $suite in

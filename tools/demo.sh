@@ -1,8 +1,10 @@
 #!/bin/sh
 # make demo: compile the stdlib, show what the default policy (python)
 # allows, then run the main job under it: a Python analysis that reads a CSV
-# from the read-only `input` slot and writes statistics to the `output`
-# slot, with the run report.
+# from the read-only `input` slot (a copy, --input) and writes statistics to
+# the `output` slot (a fresh directory of the run's workspace), exported
+# under the policy's `export` rules (--export-dir), with the manifest and
+# the run report.
 set -eu
 BUILD=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -26,7 +28,7 @@ $WARDC explain "$work/python.wardb"
 
 echo
 echo "== the main job: python3 under the python profile"
-mkdir -p "$work/input" "$work/output"
+mkdir -p "$work/input"
 cat > "$work/input/sales.csv" <<'CSV'
 region,units,price
 north,12,3.50
@@ -47,21 +49,31 @@ json.dump(stats, open("/output/stats.json", "w"), indent=2)
 print("regions:", ", ".join(stats))
 print("total revenue:", round(sum(s["revenue"] for s in stats.values()), 2))
 PY
-# The output slot is written by the sandbox's (unprivileged) host uid.
-chmod 0777 "$work/output"
-chmod 0755 "$work" "$work/input"
-chmod 0644 "$work/input/"*
+chmod 0755 "$work"
+# The input is copied into the run's workspace; the output slot is a fresh
+# directory there, exported afterwards into $work/export.
 set +e
-$WARD --slot input="$work/input" --slot output="$work/output" \
-	--report "$work/report.json" "$work/python.wardb" -- \
-	/usr/bin/python3 /input/main.py
+$WARD --input input="$work/input" --export-dir "$work/export" \
+	--manifest "$work/manifest.json" --report "$work/report.json" \
+	"$work/python.wardb" -- /usr/bin/python3 /input/main.py
 rc=$?
 set -e
 echo "(ward exited $rc)"
-if [ -f "$work/output/stats.json" ]; then
-	echo "== /output/stats.json, exported by the sandbox"
-	cat "$work/output/stats.json"
+if [ -f "$work/export/stats.json" ]; then
+	echo "== exported by the sandbox (--export-dir), with sha256sum"
+	(cd "$work/export" && sha256sum -- *)
+	echo "== stats.json"
+	cat "$work/export/stats.json"
 	echo
+fi
+if [ -f "$work/manifest.json" ]; then
+	echo "== the export manifest (--manifest)"
+	if command -v jq >/dev/null 2>&1; then
+		jq -c '.[] | {slot, exported, files, bytes}, (.entries[] |
+			{path, size, sha256, type, verdict, reason})' "$work/manifest.json"
+	else
+		cat "$work/manifest.json"
+	fi
 fi
 if [ -f "$work/report.json" ]; then
 	echo

@@ -431,8 +431,11 @@ for mode in root rootless; do
 	policy "$T/net.wardb" $BASE net=allowlist
 	launch $m "$T/net.wardb" -- /probe/probe ids
 	refused "$m/needs-net-allowlist" "network allow-list"
-	launch $m "$T/slot.wardb" -- /probe/probe ids
-	refused "$m/slot-missing" "needs --slot out="
+	# (a read-write slot without --slot gets a fresh workspace directory,
+	# tests/exporter/e2e.sh; a read-only one has nothing to show)
+	policy "$T/roslot.wardb" $BASE slot:in:/in
+	launch $m "$T/roslot.wardb" -- /probe/probe ids
+	refused "$m/slot-missing" "needs --slot in="
 	launch $m --slot out="$T/out.d" --slot other=/tmp "$T/slot.wardb" -- /probe/probe ids
 	refused "$m/slot-undeclared" "declares no slot"
 	cp "$B" "$T/ww.wardb" && chmod 666 "$T/ww.wardb"

@@ -343,7 +343,7 @@ complete_ok target-values 'wardc compile x.ward --target ' aarch64 x86_64
 complete_ok target-equals 'wardc compile x.ward --target=x' x86_64
 complete_ok color-values 'wardc check --color=' always auto never
 complete_ok diag-values 'wardc check -fdiagnostics-format=' json text
-complete_ok explain-options 'wardc explain --' --bpf --color= --format= --help --target= nospace
+complete_ok explain-options 'wardc explain --' --bpf --color= --format= --help --queue= --retries= --target= nospace
 complete_ok fmt-options 'wardc fmt -' --check --color= --help --target= -I -Werror -fdiagnostics-format= -h -w nospace
 complete_ok explain-formats 'wardc explain --format ' json text yaml
 complete_ok lint-formats 'wardc lint --format=' json sarif text
@@ -359,8 +359,9 @@ complete_ok include-dir-attached 'wardc check -Is' -Isub
 complete_ok output-file 'wardc compile a.ward -o d' d.txt
 complete_ok args-syscalls 'wardc args openat' openat openat2
 complete_ok ward-options 'ward --s' --slot= --stderr= --stdin= --stdout= nospace
-complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --help --host-gid= \
-	--host-uid= --report= --slot= --stderr= --stdin= --stdout= --verbose --version -V -h -v nospace
+complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --export-dir= --help \
+	--host-gid= --host-uid= --input= --keep-workspace --manifest= --report= --slot= --stderr= \
+	--stdin= --stdout= --verbose --version --workspace-base= -V -h -v nospace
 complete_ok stdout-file 'ward --stdout d' d.txt
 complete_ok report-equals-file 'ward --report=d' d.txt
 cgmnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)

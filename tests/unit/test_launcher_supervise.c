@@ -136,7 +136,8 @@ static void report(void **state)
 	    "\"bad\\nline\\\\\", \"cgroup\": null, \"identity\": null, "
 	    "\"limits\": null, \"peaks\": null, \"oom\": null, "
 	    "\"pids_refused\": null, \"output\": null, \"denials\": "
-	    "{\"seccomp\": [], \"network\": null}, \"cleanup\": null}\n");
+	    "{\"seccomp\": [], \"network\": null}, \"cleanup\": null, "
+	    "\"workspace\": null, \"files\": null, \"export\": null}\n");
 	fclose(f);
 }
 

@@ -492,14 +492,14 @@ static void test_unexpected_words(void **state)
 		     "t.ward:2:1: error: unexpected name `foo`; expected a "
 		     "statement (`policy`, `use`, `include`, `const`, `group`) "
 		     "or a section (`identity`, `env`, `fs`, `net`, `limits`, "
-		     "`syscalls`)\n"
+		     "`syscalls`, `export`)\n"
 		     "    2 | foo { }\n"
 		     "      | ^~~\n");
 	check_output("ward 1;\nlimit { memory 1M; }\n",
 		     "t.ward:2:1: error: unexpected name `limit`; expected a "
 		     "statement (`policy`, `use`, `include`, `const`, `group`) "
 		     "or a section (`identity`, `env`, `fs`, `net`, `limits`, "
-		     "`syscalls`)\n"
+		     "`syscalls`, `export`)\n"
 		     "    2 | limit { memory 1M; }\n"
 		     "      | ^~~~~\n"
 		     "      = help: did you mean `limits`?\n");
@@ -516,7 +516,7 @@ static void test_unexpected_words(void **state)
 	check_first("ward 1;\nidentity { uid 1; }\n",
 		    "t.ward:2:12: error: unexpected name `uid`; expected an "
 		    "identity item (`user`, `group`, `hostname`, "
-		    "`capabilities`) or `}`");
+		    "`capabilities`, `workdir`) or `}`");
 	check_first("ward 1;\nnet { hots x = 1.2.3.4; }\n",
 		    "t.ward:2:7: error: unexpected name `hots`; expected a "
 		    "`host` or `allow` entry or `}`");
@@ -527,7 +527,7 @@ static void test_unexpected_words(void **state)
 				    "expected a statement (`policy`, `use`, "
 				    "`include`, `const`, `group`) or a section "
 				    "(`identity`, `env`, `fs`, `net`, "
-				    "`limits`, `syscalls`)");
+				    "`limits`, `syscalls`, `export`)");
 }
 
 static void test_expected_things(void **state)
@@ -826,7 +826,7 @@ static void test_json_syntax_error(void **state)
 	    "\"end_column\":5,\"severity\":\"error\",\"message\":\"unexpected "
 	    "name `limit`; expected a statement (`policy`, `use`, `include`, "
 	    "`const`, `group`) or a section (`identity`, `env`, `fs`, `net`, "
-	    "`limits`, `syscalls`)\",\"help\":[\"did you mean `limits`?\"],"
+	    "`limits`, `syscalls`, `export`)\",\"help\":[\"did you mean `limits`?\"],"
 	    "\"notes\":[],\"include_chain\":[]}\n");
 	parsed_free(p);
 }

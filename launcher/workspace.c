@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * workspace.c: the per-run workspace (workspace.h).
+ */
+#include "workspace.h"
+
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void ward_workspace_init(struct ward_workspace *ws)
+{
+	memset(ws, 0, sizeof(*ws));
+	ws->base_fd = ws->fd = -1;
+}
+
+void ward_workspace_default_base(bool root, char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (root) {
+		snprintf(buf, len, "/run/ward");
+		return;
+	}
+	/* The runtime directory of the session (pam_systemd makes it,
+	 * 0700, ours, a tmpfs cleared at logout), when it is what it says. */
+	if (xdg && xdg[0] == '/' && lstat(xdg, &st) == 0 &&
+	    S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+	    (st.st_mode & 0777) == 0700 &&
+	    (size_t)snprintf(buf, len, "%s/ward", xdg) < len)
+		return;
+	snprintf(buf, len, "/tmp/ward-%u", (unsigned)geteuid());
+}
+
+/* The base: ours, a real directory, writable by nobody else, so that no
+ * one can swap a workspace for something of theirs. */
+static int open_base(struct ward_workspace *ws, const char *base, ward_err *err)
+{
+	bool root = geteuid() == 0;
+	struct stat st;
+
+	if (base[0] != '/')
+		return ward_fail(
+		    err, 0, "--workspace-base %s: not an absolute path", base);
+	if (strlen(base) >= sizeof(ws->base) - 40)
+		return ward_fail(err, ENAMETOOLONG, "--workspace-base %s",
+				 base);
+	if (mkdir(base, root ? 0711 : 0700) < 0 && errno != EEXIST)
+		return ward_fail(err, errno, "make the workspace base %s",
+				 base);
+	ws->base_fd =
+	    open(base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (ws->base_fd < 0)
+		return ward_fail(err, errno,
+				 "open the workspace base %s (a symlink is "
+				 "not followed)",
+				 base);
+	if (fstat(ws->base_fd, &st) < 0)
+		return ward_fail(err, errno, "stat %s", base);
+	if (st.st_uid != geteuid())
+		return ward_fail(err, 0,
+				 "the workspace base %s belongs to uid %u, not "
+				 "to us: choose another with --workspace-base",
+				 base, (unsigned)st.st_uid);
+	if (st.st_mode & 022)
+		return ward_fail(err, 0,
+				 "the workspace base %s is writable by others "
+				 "(mode %04o): make it 0711 or 0700",
+				 base, (unsigned)(st.st_mode & 07777));
+	snprintf(ws->base, sizeof(ws->base), "%s", base);
+	return 0;
+}
+
+int ward_workspace_create(struct ward_workspace *ws, const char *base,
+			  uid_t uid, gid_t gid, ward_err *err)
+{
+	ward_workspace_init(ws);
+	ws->uid = uid;
+	ws->gid = gid;
+	if (open_base(ws, base, err) < 0)
+		goto fail;
+	if (ward_random_name(ws->id, sizeof(ws->id), WARD_WS_ID_PREFIX) < 0) {
+		ward_fail(err, errno, "a workspace id");
+		goto fail;
+	}
+	if (mkdirat(ws->base_fd, ws->id, 0700) < 0) {
+		ward_fail(err, errno, "make the workspace %s/%s", ws->base,
+			  ws->id);
+		goto fail;
+	}
+	/* (open_base keeps the base 40 bytes shorter than path) */
+	if ((size_t)snprintf(ws->path, sizeof(ws->path), "%s/%.31s", ws->base,
+			     ws->id) >= sizeof(ws->path)) {
+		ward_fail(err, ENAMETOOLONG, "%s", ws->base);
+		goto fail;
+	}
+	clock_gettime(CLOCK_REALTIME, &ws->created);
+	ws->fd =
+	    ward_open_beneath(ws->base_fd, ws->id, O_RDONLY | O_DIRECTORY, 0);
+	/* Exactly this mode whatever the umask. Root mode: 0711, ours. init
+	 * opens the slot directories below it before its id maps are
+	 * written, when neither the sandbox's uid nor root's capabilities
+	 * reach a 0700 directory of another owner; the name (64 random
+	 * bits) is not listed anywhere (the base is 0711 too). Rootless:
+	 * 0700, the caller's, which init is. */
+	if (ws->fd < 0 || fchmod(ws->fd, geteuid() == 0 ? 0711 : 0700) < 0) {
+		ward_fail(err, errno, "set up the workspace %s", ws->path);
+		goto fail;
+	}
+	return 0;
+fail:;
+	ward_err ignored;
+	ward_workspace_destroy(ws, &ignored);
+	memset(&ws->destroyed, 0, sizeof(ws->destroyed));
+	return -1;
+}
+
+int ward_workspace_slot(struct ward_workspace *ws, const char *name,
+			bool writable, char *path, size_t len, ward_err *err)
+{
+	_cleanup_close_ int fd = -1;
+
+	if (ws->fd < 0)
+		return ward_fail(err, EBADF, "workspace slot %s", name);
+	if (!*name || strchr(name, '/') || name[0] == '.')
+		return ward_fail(err, EINVAL, "workspace slot %s", name);
+	if (mkdirat(ws->fd, name, 0700) < 0)
+		return ward_fail(err, errno, "make %s/%s", ws->path, name);
+	fd = ward_open_beneath(ws->fd, name, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0 || fchmod(fd, writable ? 0700 : 0755) < 0 ||
+	    (writable && fchown(fd, ws->uid, ws->gid) < 0))
+		return ward_fail(err, errno, "set up %s/%s", ws->path, name);
+	if ((size_t)snprintf(path, len, "%s/%s", ws->path, name) >= len)
+		return ward_fail(err, ENAMETOOLONG, "%s/%s", ws->path, name);
+	return 0;
+}
+
+/* --------------------------------------------------------------- copy in */
+
+struct copy {
+	struct ward_workspace *ws;
+	bool writable;
+	struct ward_copy_stats *st;
+	const char *src; /* for messages */
+	ward_err *err;
+};
+
+static mode_t file_mode(mode_t m)
+{
+	return (m & 0111) ? 0755 : 0644;
+}
+
+/* The copy is the sandbox's to change when the slot is writable. */
+static int own(struct copy *c, int dirfd, const char *name)
+{
+	if (!c->writable || geteuid() != 0)
+		return 0;
+	return fchownat(dirfd, name, c->ws->uid, c->ws->gid,
+			AT_SYMLINK_NOFOLLOW);
+}
+
+static int copy_file(struct copy *c, int sfd, int dfd, const char *name,
+		     const struct stat *st)
+{
+	_cleanup_close_ int in = -1, out = -1;
+	static uint8_t buf[65536];
+	struct stat now;
+	ssize_t n;
+
+	in = ward_open_beneath(sfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
+	if (in < 0 || fstat(in, &now) < 0)
+		return ward_fail(c->err, errno, "--input %s: open %s", c->src,
+				 name);
+	if (!S_ISREG(now.st_mode) || now.st_ino != st->st_ino ||
+	    now.st_dev != st->st_dev)
+		return ward_fail(c->err, 0,
+				 "--input %s: %s changed while it "
+				 "was copied",
+				 c->src, name);
+	out =
+	    openat(dfd, name,
+		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0)
+		return ward_fail(c->err, errno, "--input %s: create %s", c->src,
+				 name);
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ward_fail(c->err, errno, "--input %s: read %s",
+					 c->src, name);
+		for (ssize_t o = 0; o < n;) {
+			ssize_t w = write(out, buf + o, (size_t)(n - o));
+			if (w < 0 && errno != EINTR)
+				return ward_fail(c->err, errno,
+						 "--input %s: write %s", c->src,
+						 name);
+			o += w > 0 ? w : 0;
+		}
+		c->st->bytes += (uint64_t)n;
+	}
+	if (fchmod(out, file_mode(now.st_mode)) < 0 || own(c, dfd, name) < 0)
+		return ward_fail(c->err, errno, "--input %s: mode of %s",
+				 c->src, name);
+	c->st->files++;
+	return 0;
+}
+
+static int copy_tree(struct copy *c, int sfd, int dfd, unsigned depth);
+
+static int copy_entry(struct copy *c, int sfd, int dfd, const char *name,
+		      unsigned depth)
+{
+	struct stat st;
+	char target[PATH_MAX];
+	ssize_t n;
+
+	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return ward_fail(c->err, errno, "--input %s: stat %s", c->src,
+				 name);
+	switch (st.st_mode & S_IFMT) {
+	case S_IFREG:
+		return copy_file(c, sfd, dfd, name, &st);
+	case S_IFLNK:
+		n = readlinkat(sfd, name, target, sizeof(target) - 1);
+		if (n < 0)
+			return ward_fail(c->err, errno,
+					 "--input %s: read "
+					 "the link %s",
+					 c->src, name);
+		target[n] = '\0';
+		/* Inside the sandbox a link resolves in its own root. */
+		if (symlinkat(target, dfd, name) < 0 || own(c, dfd, name) < 0)
+			return ward_fail(c->err, errno,
+					 "--input %s: copy the link %s", c->src,
+					 name);
+		c->st->links++;
+		return 0;
+	case S_IFDIR: {
+		_cleanup_close_ int s2 = -1, d2 = -1;
+		if (depth + 1 > WARD_WS_COPY_DEPTH)
+			return ward_fail(c->err, 0,
+					 "--input %s: more than %d levels of "
+					 "directories",
+					 c->src, WARD_WS_COPY_DEPTH);
+		s2 = ward_open_beneath(sfd, name, O_RDONLY | O_DIRECTORY, 0);
+		if (s2 < 0 || mkdirat(dfd, name, 0700) < 0 ||
+		    (d2 = ward_open_beneath(dfd, name, O_RDONLY | O_DIRECTORY,
+					    0)) < 0)
+			return ward_fail(c->err, errno, "--input %s: copy %s",
+					 c->src, name);
+		if (copy_tree(c, s2, d2, depth + 1) < 0)
+			return -1;
+		if (fchmod(d2, 0755) < 0 || own(c, dfd, name) < 0)
+			return ward_fail(c->err, errno,
+					 "--input %s: mode of %s", c->src,
+					 name);
+		c->st->dirs++;
+		return 0;
+	}
+	}
+	return ward_fail(c->err, 0,
+			 "--input %s: %s is a FIFO, a socket or a device: "
+			 "only files, directories and symlinks are copied",
+			 c->src, name);
+}
+
+static int copy_tree(struct copy *c, int sfd, int dfd, unsigned depth)
+{
+	int dup_fd = dup(sfd);
+	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		return ward_fail(c->err, errno, "--input %s: read", c->src);
+	}
+	rewinddir(d);
+	while (rc == 0 && (errno = 0, e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			rc = copy_entry(c, sfd, dfd, e->d_name, depth);
+	if (rc == 0 && errno)
+		rc = ward_fail(c->err, errno, "--input %s: read", c->src);
+	closedir(d);
+	return rc;
+}
+
+int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
+			   bool writable, const char *src,
+			   struct ward_copy_stats *st, ward_err *err)
+{
+	struct ward_copy_stats dummy = {0};
+	struct copy c = {ws, writable, st ? st : &dummy, src, err};
+	_cleanup_close_ int in = -1, slot = -1;
+	struct stat sb;
+
+	/* O_NONBLOCK: a FIFO given as the input must not block ward. */
+	in = open(src,
+		  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (in < 0 || fstat(in, &sb) < 0)
+		return ward_fail(err, errno,
+				 "--input %s=%s (a symlink is not followed)",
+				 name, src);
+	slot = ward_open_beneath(ws->fd, name, O_RDONLY | O_DIRECTORY, 0);
+	if (slot < 0)
+		return ward_fail(err, errno, "--input %s: the slot directory",
+				 name);
+	if (S_ISDIR(sb.st_mode))
+		return copy_tree(&c, in, slot, 0);
+	if (S_ISREG(sb.st_mode)) {
+		/* A file is copied under its own name, through its
+		 * directory, opened again beneath nothing but itself. */
+		const char *base = strrchr(src, '/');
+		char dir[PATH_MAX];
+		base = base ? base + 1 : src;
+		if (!*base || (size_t)(base - src) >= sizeof(dir))
+			return ward_fail(err, EINVAL, "--input %s=%s", name,
+					 src);
+		snprintf(dir, sizeof(dir), "%.*s", (int)(base - src),
+			 base == src ? "." : src);
+		_cleanup_close_ int dfd =
+		    open(base == src ? "." : dir,
+			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd < 0)
+			return ward_fail(err, errno, "--input %s=%s", name,
+					 src);
+		return copy_file(&c, dfd, slot, base, &sb);
+	}
+	return ward_fail(err, 0,
+			 "--input %s=%s: not a file or a directory (a FIFO, a "
+			 "socket or a device is never copied)",
+			 name, src);
+}
+
+/* -------------------------------------------------------------- destroy */
+
+int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err)
+{
+	int rc = 0;
+
+	if (ws->fd >= 0 && !ws->keep) {
+		if (ward_rmtree_contents(ws->fd, &ws->rm, err) < 0)
+			rc = -1;
+		else if (unlinkat(ws->base_fd, ws->id, AT_REMOVEDIR) < 0)
+			rc = ward_fail(err, errno, "remove the workspace %s",
+				       ws->path);
+		else
+			ws->removed = true;
+		ws->rm.removed += ws->removed;
+	} else if (ws->fd < 0 && ws->base_fd >= 0 && ws->id[0] && !ws->keep) {
+		/* made, but not opened: empty */
+		if (unlinkat(ws->base_fd, ws->id, AT_REMOVEDIR) == 0)
+			ws->removed = true;
+	}
+	if (rc < 0)
+		ward_err_str(err, ws->error, sizeof(ws->error));
+	if (ws->fd >= 0 || ws->base_fd >= 0)
+		clock_gettime(CLOCK_REALTIME, &ws->destroyed);
+	if (ws->fd >= 0)
+		close(ws->fd);
+	if (ws->base_fd >= 0)
+		close(ws->base_fd);
+	ws->fd = ws->base_fd = -1;
+	return rc;
+}
+
+void ward_workspace_json(FILE *f, const struct ward_workspace *ws)
+{
+	char t[40];
+
+	if (!ws->id[0]) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"id\":", f);
+	ward_json_bytes(f, (const uint8_t *)ws->id, strlen(ws->id));
+	fputs(",\"path\":", f);
+	ward_json_bytes(f, (const uint8_t *)ws->path, strlen(ws->path));
+	ward_rfc3339(&ws->created, t, sizeof(t));
+	fprintf(f, ",\"created\":\"%s\",\"destroyed\":", t);
+	if (ws->destroyed.tv_sec && !ws->keep) {
+		ward_rfc3339(&ws->destroyed, t, sizeof(t));
+		fprintf(f, "\"%s\"", t);
+	} else {
+		fputs("null", f);
+	}
+	fprintf(f,
+		",\"kept\":%s,\"removed\":%s,\"entries_removed\":%llu,"
+		"\"flattened\":%llu,\"error\":",
+		ws->keep ? "true" : "false", ws->removed ? "true" : "false",
+		(unsigned long long)ws->rm.removed,
+		(unsigned long long)ws->rm.flattened);
+	if (ws->error[0])
+		ward_json_bytes(f, (const uint8_t *)ws->error,
+				strlen(ws->error));
+	else
+		fputs("null", f);
+	fputc('}', f);
+}

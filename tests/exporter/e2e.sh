@@ -1,0 +1,225 @@
+#!/bin/sh
+# tests/exporter/e2e.sh: the output channel end to end through the real
+# ward and the stdlib python profile (run by tests/exporter/run.sh): inputs
+# copied into a fresh workspace (--input), the output slot a fresh
+# directory of it, the program's results exported (--export-dir,
+# --manifest) under the profile's `export output` rules, the file diff
+# and the manifest in the run report, the workspace gone afterwards; and
+# the attacks a real sandboxed program can make on the exporter. Root mode
+# and rootless mode. One line per test, as the other suites.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+WARD=${WARD:-$top/$BUILD/ward}
+WARDC=${WARDC:-$top/$BUILD/wardc}
+here=$top/tests/exporter
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP exporter/e2e: needs root"
+	exit 0
+fi
+if [ ! -x "$WARD" ] || [ ! -x "$WARDC" ]; then
+	echo "FAIL exporter/e2e: no ward or wardc in $top/$BUILD"
+	exit 1
+fi
+T=$(mktemp -d /tmp/ward-xe2e.XXXXXX) || exit 1
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+failures=0
+fail() {
+	echo "FAIL exporter/e2e-$1: $2"
+	failures=$((failures + 1))
+}
+
+# The profile as shipped, a variant that refuses on any violation, and one
+# without cgroup limits for rootless mode on a host without delegation.
+"$WARDC" compile "$top/stdlib-policies/python.ward" -o "$T/python.wardb" 2>"$T/cc.log" ||
+	{ fail compile "$(head -c 300 "$T/cc.log")"; exit 1; }
+sed 's/on-violation skip;/on-violation refuse;/' "$top/stdlib-policies/python.ward" >"$T/refuse.ward"
+sed -e '/^    memory /d' -e '/^    swap /d' -e '/^    cpu /d' -e '/^    pids /d' \
+	"$top/stdlib-policies/python.ward" >"$T/rootless.ward"
+for v in refuse rootless; do
+	"$WARDC" compile -I "$top/stdlib-policies" "$T/$v.ward" -o "$T/$v.wardb" 2>"$T/cc.log" ||
+		{ fail "compile/$v" "$(head -c 300 "$T/cc.log")"; exit 1; }
+done
+chmod 644 "$T"/*.wardb
+BASE=$T/wsbase
+
+# run NAME BLOB [ward options...] -- SCRIPT.py: the script is the whole
+# input (copied), run as python3 /input/main.py; the results go to
+# $T/NAME.out, the report to $T/NAME.json, the manifest to $T/NAME.m.
+run() {
+	name=$1
+	blob=$2
+	shift 2
+	mkdir -p "$T/$name.in" "$T/$name.out"
+	opts=
+	while [ "$1" != -- ]; do
+		opts="$opts $1"
+		shift
+	done
+	printf '%s\n' "$2" >"$T/$name.in/main.py"
+	# shellcheck disable=SC2086
+	timeout 120 "$WARD" --workspace-base "$BASE" --input input="$T/$name.in" \
+		--export-dir "$T/$name.out" --manifest "$T/$name.m" \
+		--report "$T/$name.json" $opts "$blob" -- /usr/bin/python3 /input/main.py \
+		>"$T/$name.stdout" 2>"$T/$name.stderr"
+	rc=$?
+}
+
+# check NAME EXPR...: the report's manifest (check.py), the export
+# directory against it, the manifest file against the report, the
+# workspace gone.
+check() {
+	name=$1
+	shift
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+json.dump({"manifest": r["export"][0], "diff": r["files"][0],
+           "workspace": r["workspace"], "report": r}, open(sys.argv[2], "w"))
+m = json.load(open(sys.argv[3]))
+sys.exit(0 if m == r["export"] else 1)' "$T/$name.json" "$T/$name.doc" "$T/$name.m" ||
+		{ fail "$name" "no export in the report, or --manifest differs: $(head -c 300 "$T/$name.stderr")"; return; }
+	python3 "$here/check.py" "e2e-$name" "$T/$name.doc" "$@" >"$T/check.out"
+	if ! grep -q '^PASS' "$T/check.out"; then
+		cat "$T/check.out"
+		failures=$((failures + 1))
+		return
+	fi
+	want=$(python3 -c 'import json, sys
+m = json.load(open(sys.argv[1]))["manifest"]
+for x in sorted(m["entries"], key=lambda x: x["path"]):
+    if x["verdict"] == "exported":
+        print(x["sha256"] + "  " + x["path"])' "$T/$name.doc")
+	got=$(cd "$T/$name.out" && find . -type f | sed 's|^\./||' | LC_ALL=C sort |
+		while IFS= read -r f; do sha256sum "$f"; done)
+	if [ "$want" != "$got" ]; then
+		fail "$name" "the export directory differs from the manifest: want [$want] got [$got]"
+	elif [ -n "$(ls -A "$BASE" 2>/dev/null)" ]; then
+		fail "$name" "a workspace remains: $(ls -A "$BASE")"
+	else
+		cat "$T/check.out"
+	fi
+}
+
+# ------------------------------------------------------------ the job
+run job "$T/python.wardb" -- '
+import csv, json, struct, zlib
+open("/output/data.csv", "w").write("region,units\nnorth,12\nsouth,7\n")
+rows = list(csv.DictReader(open("/output/data.csv")))
+json.dump({"n": len(rows)}, open("/output/stats.json", "w"))
+def chunk(t, d):
+    return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0))
+       + chunk(b"IDAT", zlib.compress(b"\x00\xff\x00\x00")) + chunk(b"IEND", b""))
+open("/output/chart.png", "wb").write(png)
+print("done")'
+[ "$rc" = 0 ] || fail job "ward exited $rc: $(head -c 300 "$T/job.stderr")"
+check job "m['exported'] and exported() == ['chart.png', 'data.csv', 'stats.json']" \
+	"e('chart.png')['type'] == 'png'" \
+	"d['counts'] == {'added': 3, 'changed': 0, 'deleted': 0}" \
+	"w['removed'] and w['destroyed'] is not None and w['path'].startswith('$BASE/ws-')"
+
+# ------------------------------------------- attacks from inside the sandbox
+run attacks "$T/python.wardb" -- '
+import os
+open("/output/ok.csv", "w").write("a,b\n1,2\n")
+os.symlink("/etc/passwd", "/output/passwd.csv")
+os.symlink("/input", "/output/in")
+os.symlink("../../../../etc/shadow", "/output/up.csv")
+os.mkfifo("/output/results.csv")
+open("/output/twice.csv", "w").write("x\n")
+os.link("/output/twice.csv", "/output/again.csv")
+open("/output/a\nb.csv", "w").write("x\n")
+open("/output/\x1b[2Jclear.csv", "w").write("x\n")
+open("/output/chart.png", "w").write("#!/bin/sh\necho owned\n")
+open("/output/setuid.csv", "w").write("x\n"); os.chmod("/output/setuid.csv", 0o4755)
+os.makedirs("/output/" + "/".join(["d"] * 20))
+open("/output/" + "/".join(["d"] * 20) + "/deep.csv", "w").write("x\n")
+open("/output/big.csv", "w").write("z" * (5 * 1024 * 1024 + 1))
+print("done")'
+check attacks "exported() == ['ok.csv']" \
+	"why('passwd.csv') == 'symlink' and why('in') == 'symlink' and why('up.csv') == 'symlink'" \
+	"why('results.csv') == 'fifo'" \
+	"why('twice.csv') == 'hard-link' and why('again.csv') == 'hard-link'" \
+	"why('a\\nb.csv') == 'bad-name' and why('\\x1b[2Jclear.csv') == 'bad-name'" \
+	"why('chart.png') == 'type-mismatch'" \
+	"why('setuid.csv') == 'setuid'" \
+	"why('/'.join(['d'] * 17)) == 'too-deep'" \
+	"why('big.csv') == 'per-file-cap' and e('big.csv')['size'] == 5 * 1048576 + 1"
+
+run many "$T/python.wardb" -- '
+for i in range(10000):
+    open("/output/f%05d.csv" % i, "w").write("1\n")'
+check many "m['files'] == 20 and m['examined'] == 10000" \
+	"why('f00020.csv') == 'files-cap'" \
+	"m['omitted'] == {'files-cap': 8980}" \
+	"d['counts']['added'] == 10000"
+
+# total: 8 files of 5M fill the 40M; the 9th would pass it
+run total "$T/python.wardb" -- '
+for i in range(9):
+    open("/output/big%d.csv" % i, "w").write("y" * (5 * 1024 * 1024))'
+check total "m['files'] == 8 and m['bytes'] == 40 * 1048576" \
+	"why('big8.csv') == 'total-cap'"
+
+# ------------------------------------------------------- all or nothing
+run refuse "$T/refuse.wardb" -- '
+import os
+open("/output/a.csv", "w").write("a\n")
+open("/output/b.csv", "w").write("b\n")
+os.symlink("/etc/passwd", "/output/c.csv")'
+check refuse "not m['exported'] and m['files'] == 0" \
+	"m['refusal'] == {'reason': 'symlink', 'path': 'c.csv'}" \
+	"verdict('a.csv') == 'withheld'" "exported() == []"
+
+# ------------------------------------------- the export directory's names
+mkdir -p "$T/clash.out"
+ln -s /etc/passwd "$T/clash.out/data.csv"
+run clash "$T/python.wardb" -- '
+open("/output/data.csv", "w").write("a\n")
+open("/output/new.csv", "w").write("b\n")'
+if [ "$(readlink "$T/clash.out/data.csv")" = /etc/passwd ] &&
+	[ "$(sha256sum </etc/passwd)" = "$(sha256sum <"$T/clash.out/data.csv")" ]; then
+	rm "$T/clash.out/data.csv"
+	check clash "why('data.csv') == 'exists'" "exported() == ['new.csv']"
+else
+	fail clash "the symlink in the export directory was written through"
+fi
+
+# ------------------------------------------------------ keep-workspace
+run kept "$T/python.wardb" --keep-workspace -- '
+open("/output/x.csv", "w").write("x\n")'
+ws=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["workspace"]["path"])' "$T/kept.json" 2>/dev/null)
+if [ -n "$ws" ] && [ -f "$ws/output/x.csv" ] &&
+	python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["workspace"]
+sys.exit(0 if w["kept"] and w["destroyed"] is None and not w["removed"] else 1)' "$T/kept.json"; then
+	echo "PASS exporter/e2e-keep-workspace"
+	rm -rf "$ws"
+else
+	fail keep-workspace "workspace [$ws]: $(head -c 300 "$T/kept.json")"
+fi
+
+# ------------------------------------------------------------ rootless
+mkdir -p "$T/rl/in" "$T/rl/out"
+printf 'open("/output/r.csv", "w").write("rootless\\n")\n' >"$T/rl/in/main.py"
+chown -R 65534:65534 "$T/rl"
+timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups env -u XDG_RUNTIME_DIR \
+	"$WARD" --workspace-base "$T/rl/base" --input input="$T/rl/in" \
+	--export-dir "$T/rl/out" --report "$T/rl/report.json" "$T/rootless.wardb" \
+	-- /usr/bin/python3 /input/main.py >"$T/rl/stdout" 2>"$T/rl/stderr"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$T/rl/out/r.csv" 2>/dev/null)" = rootless ] &&
+	[ -z "$(ls -A "$T/rl/base")" ] &&
+	python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(0 if r["mode"] == "rootless" and r["workspace"]["removed"]
+         and r["export"][0]["files"] == 1 else 1)' "$T/rl/report.json"; then
+	echo "PASS exporter/e2e-rootless"
+else
+	fail rootless "rc=$rc $(head -c 300 "$T/rl/stderr")"
+fi
+
+[ "$failures" = 0 ]

@@ -1,0 +1,546 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the per-run workspace (launcher/workspace.c), its safe
+ * destruction (launcher/safefs.c: ward_rmtree) against what a sandbox can
+ * leave behind, --input copies, and the file diff of a slot
+ * (launcher/fsdiff.c). Trees are made the way a sandbox would make them;
+ * every test checks, from outside, that the workspace is gone and that
+ * what the tree pointed at is intact. Rootless mode is tested in a child
+ * that drops to uid 65534. */
+/* cmocka needs these before it */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "fsdiff.h"
+#include "safefs.h"
+#include "sha256.h"
+#include "workspace.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NOBODY 65534
+
+struct t {
+	char top[64];	   /* a private directory for the test */
+	char base[128];	   /* the workspace base */
+	char outside[128]; /* what the sandbox's links point at */
+};
+
+static void put(const char *path, const char *data)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, strlen(data)), (ssize_t)strlen(data));
+	close(fd);
+}
+
+static int setup(void **state)
+{
+	struct t *t = calloc(1, sizeof(*t));
+	char p[256];
+
+	snprintf(t->top, sizeof(t->top), "/tmp/ward-wstest.XXXXXX");
+	assert_non_null(mkdtemp(t->top));
+	assert_int_equal(chmod(t->top, 0755), 0);
+	snprintf(t->base, sizeof(t->base), "%s/base", t->top);
+	snprintf(t->outside, sizeof(t->outside), "%s/outside", t->top);
+	assert_int_equal(mkdir(t->outside, 0755), 0);
+	snprintf(p, sizeof(p), "%s/keep.txt", t->outside);
+	put(p, "do not remove\n");
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct t *t = *state;
+	int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ward_err err;
+
+	assert_int_equal(ward_rmtree(tmp, t->top + 5, NULL, &err), 0);
+	close(tmp);
+	free(t);
+	return 0;
+}
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void outside_intact(struct t *t)
+{
+	char p[256], buf[64] = "";
+	struct stat st;
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/keep.txt", t->outside);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_nlink, 1); /* the hard link went, not it */
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(read(fd, buf, sizeof(buf) - 1), 14);
+	close(fd);
+	assert_string_equal(buf, "do not remove\n");
+	assert_int_equal(count_entries(t->outside), 1);
+}
+
+/* What a sandbox could leave in a slot it writes (dirfd), as the uid it
+ * runs as: every trick against a remover. */
+static void hostile_tree(struct t *t, int dirfd, int levels)
+{
+	char p[256];
+	int fd, deep;
+
+	snprintf(p, sizeof(p), "%s/keep.txt", t->outside);
+	assert_int_equal(symlinkat(p, dirfd, "link-to-file"), 0);
+	assert_int_equal(symlinkat(t->outside, dirfd, "link-to-dir"), 0);
+	assert_int_equal(symlinkat("../../../../../../..", dirfd, "up"), 0);
+	/* a hard link only where the kernel allows it (as the owner) */
+	if (geteuid() == 0 || geteuid() == NOBODY)
+		(void)linkat(AT_FDCWD, p, dirfd, "hard-link", 0);
+	assert_int_equal(mkfifoat(dirfd, "fifo", 0600), 0);
+	if (geteuid() == 0)
+		assert_int_equal(
+		    mknodat(dirfd, "null", S_IFCHR | 0666, makedev(1, 3)), 0);
+	/* a directory without any permission, with files inside */
+	assert_int_equal(mkdirat(dirfd, "locked", 0700), 0);
+	fd = openat(dirfd, "locked", O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(mkdirat(fd, "inner", 0700), 0);
+	close(openat(fd, "inner/f", O_WRONLY | O_CREAT, 0));
+	close(openat(fd, "f000", O_WRONLY | O_CREAT, 0));
+	assert_int_equal(fchmodat(fd, "inner", 0, 0), 0);
+	close(fd);
+	assert_int_equal(fchmodat(dirfd, "locked", 0, 0), 0);
+	/* read-only and search-only directories */
+	assert_int_equal(mkdirat(dirfd, "ro", 0700), 0);
+	close(openat(dirfd, "ro/x", O_WRONLY | O_CREAT, 0644));
+	assert_int_equal(fchmodat(dirfd, "ro", 0500, 0), 0);
+	/* deep nesting, made through descriptors: no path could name it */
+	assert_int_equal(mkdirat(dirfd, "deep", 0700), 0);
+	deep = openat(dirfd, "deep", O_RDONLY | O_DIRECTORY);
+	for (int i = 0; i < levels; i++) {
+		assert_int_equal(mkdirat(deep, "d", 0700), 0);
+		int next = openat(deep, "d", O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(deep);
+		deep = next;
+	}
+	assert_int_equal(symlinkat(t->outside, deep, "bottom-link"), 0);
+	close(openat(deep, "bottom", O_WRONLY | O_CREAT, 0));
+	close(deep);
+}
+
+/* ------------------------------------------------------------ lifecycle */
+
+static void create_and_destroy(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace ws;
+	char rw[PATH_MAX], ro[PATH_MAX], *json;
+	struct stat st;
+	size_t len;
+	ward_err err;
+	FILE *f;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(
+	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, &err), 0);
+	assert_int_equal(strncmp(ws.id, "ws-", 3), 0);
+	assert_int_equal(strlen(ws.id), 3 + 16);
+	assert_int_equal(stat(t->base, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0711);
+	assert_int_equal(lstat(ws.path, &st), 0);
+	assert_true(S_ISDIR(st.st_mode));
+	/* root mode: search only for the others (init, before its maps) */
+	assert_int_equal(st.st_mode & 07777, 0711);
+	assert_int_equal(st.st_uid, 0);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
+	assert_int_equal(stat(rw, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0700);
+	assert_int_equal(st.st_uid, NOBODY);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);
+	assert_int_equal(stat(ro, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0755);
+	assert_int_equal(st.st_uid, 0);
+	/* a second slot of the same name is an error, not a reuse */
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), -1);
+	assert_int_equal(err.code, EEXIST);
+
+	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
+	assert_true(ws.removed);
+	assert_int_equal(count_entries(t->base), 0);
+	assert_true(ws.created.tv_sec > 0);
+	assert_true(ws.destroyed.tv_sec >= ws.created.tv_sec);
+	/* again: harmless */
+	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
+
+	f = open_memstream(&json, &len);
+	ward_workspace_json(f, &ws);
+	fclose(f);
+	assert_non_null(strstr(json, ws.id));
+	assert_non_null(strstr(json, "\"kept\":false,\"removed\":true"));
+	assert_null(strstr(json, "\"destroyed\":null"));
+	free(json);
+}
+
+static void destroys_a_hostile_tree(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace ws;
+	char rw[PATH_MAX];
+	ward_err err;
+	int fd;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_int_equal(
+	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, &err), 0);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
+	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	hostile_tree(t, fd, 3000);
+	close(fd);
+	/* and the slot itself made unusable */
+	assert_int_equal(chmod(rw, 0), 0);
+	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
+	assert_true(ws.removed);
+	assert_true(ws.rm.flattened >= 3000 / WARD_RMTREE_DEPTH - 1);
+	assert_int_equal(count_entries(t->base), 0);
+	outside_intact(t);
+}
+
+/* Rootless: the sandbox's files are the caller's; a directory it made
+ * 0000 must be opened up (chmod through the inode) before it can go. */
+static void destroys_rootless(void **state)
+{
+	struct t *t = *state;
+	char home[160];
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	snprintf(home, sizeof(home), "%s/home", t->top);
+	assert_int_equal(mkdir(home, 0755), 0);
+	assert_int_equal(chown(home, NOBODY, NOBODY), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct ward_workspace ws;
+		char base[200], rw[PATH_MAX];
+		ward_err err;
+		int fd;
+
+		if (setgroups(0, NULL) < 0 ||
+		    setresgid(NOBODY, NOBODY, NOBODY) ||
+		    setresuid(NOBODY, NOBODY, NOBODY) || geteuid() != NOBODY)
+			_exit(10);
+		snprintf(base, sizeof(base), "%s/base", home);
+		if (ward_workspace_create(&ws, base, NOBODY, NOBODY, &err) < 0)
+			_exit(11);
+		if (ward_workspace_slot(&ws, "output", true, rw, sizeof(rw),
+					&err) < 0)
+			_exit(12);
+		fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		hostile_tree(t, fd, 200);
+		close(fd);
+		if (chmod(rw, 0) < 0)
+			_exit(13);
+		if (ward_workspace_destroy(&ws, &err) < 0) {
+			fprintf(stderr, "%s\n", err.msg);
+			_exit(14);
+		}
+		if (!ws.removed || ws.rm.chmodded < 3)
+			_exit(15);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	char base[200];
+	snprintf(base, sizeof(base), "%s/base", home);
+	assert_int_equal(count_entries(base), 0);
+	outside_intact(t);
+}
+
+static void keep_workspace(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace ws;
+	char rw[PATH_MAX], *json;
+	ward_err err;
+	size_t len;
+	FILE *f;
+
+	assert_int_equal(
+	    ward_workspace_create(&ws, t->base, geteuid(), getegid(), &err), 0);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
+	ws.keep = true;
+	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
+	assert_false(ws.removed);
+	assert_int_equal(access(rw, F_OK), 0);
+	f = open_memstream(&json, &len);
+	ward_workspace_json(f, &ws);
+	fclose(f);
+	assert_non_null(strstr(json, "\"destroyed\":null,\"kept\":true"));
+	free(json);
+}
+
+static void refuses_a_bad_base(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace ws;
+	char p[256];
+	ward_err err;
+
+	/* relative */
+	assert_int_equal(ward_workspace_create(&ws, "rel/base", 0, 0, &err),
+			 -1);
+	/* a symlink to a directory of ours is not followed */
+	snprintf(p, sizeof(p), "%s/link", t->top);
+	assert_int_equal(symlink(t->outside, p), 0);
+	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+	assert_true(err.code == ELOOP || err.code == ENOTDIR);
+	/* writable by others */
+	snprintf(p, sizeof(p), "%s/open", t->top);
+	assert_int_equal(mkdir(p, 0755), 0);
+	assert_int_equal(chmod(p, 0777), 0);
+	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+	assert_non_null(strstr(err.msg, "writable by others"));
+	/* someone else's */
+	if (geteuid() == 0) {
+		snprintf(p, sizeof(p), "%s/theirs", t->top);
+		assert_int_equal(mkdir(p, 0700), 0);
+		assert_int_equal(chown(p, NOBODY, NOBODY), 0);
+		assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+		assert_non_null(strstr(err.msg, "belongs to uid 65534"));
+		assert_int_equal(count_entries(p), 0);
+	}
+	assert_int_equal(count_entries(t->outside), 1);
+}
+
+static void default_base(void **state)
+{
+	(void)state;
+	char buf[PATH_MAX], want[64];
+
+	ward_workspace_default_base(true, buf, sizeof(buf));
+	assert_string_equal(buf, "/run/ward");
+	setenv("XDG_RUNTIME_DIR", "/nonexistent", 1);
+	ward_workspace_default_base(false, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "/tmp/ward-%u", (unsigned)geteuid());
+	assert_string_equal(buf, want);
+	/* /tmp is not a private runtime directory (mode 1777) */
+	setenv("XDG_RUNTIME_DIR", "/tmp", 1);
+	ward_workspace_default_base(false, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	unsetenv("XDG_RUNTIME_DIR");
+}
+
+/* ---------------------------------------------------------------- input */
+
+static void copy_in(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace ws;
+	struct ward_copy_stats st = {0};
+	char src[200], p[PATH_MAX + 64], ro[PATH_MAX], link[64];
+	struct stat sb;
+	ward_err err;
+
+	snprintf(src, sizeof(src), "%s/src", t->top);
+	assert_int_equal(mkdir(src, 0700), 0);
+	snprintf(p, sizeof(p), "%s/data.csv", src);
+	put(p, "a,b\n");
+	assert_int_equal(chmod(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/run.sh", src);
+	put(p, "#!/bin/sh\n");
+	assert_int_equal(chmod(p, 04711), 0);
+	snprintf(p, sizeof(p), "%s/sub", src);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/sub/x.txt", src);
+	put(p, "x\n");
+	snprintf(p, sizeof(p), "%s/sub/link", src);
+	assert_int_equal(symlink("../data.csv", p), 0);
+
+	assert_int_equal(
+	    ward_workspace_create(&ws, t->base, geteuid(), getegid(), &err), 0);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);
+	assert_int_equal(
+	    ward_workspace_copy_in(&ws, "input", false, src, &st, &err), 0);
+	assert_int_equal(st.files, 3);
+	assert_int_equal(st.dirs, 1);
+	assert_int_equal(st.links, 1);
+	assert_int_equal(st.bytes, 4 + 10 + 2);
+	snprintf(p, sizeof(p), "%s/data.csv", ro);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777,
+			 0644); /* readable by the sandbox */
+	snprintf(p, sizeof(p), "%s/run.sh", ro);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0755); /* no setuid */
+	snprintf(p, sizeof(p), "%s/sub", ro);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_mode & 07777, 0755);
+	snprintf(p, sizeof(p), "%s/sub/link", ro);
+	assert_int_equal(readlink(p, link, sizeof(link)), 11);
+	/* a snapshot: later changes of the source do not reach it */
+	snprintf(p, sizeof(p), "%s/data.csv", src);
+	put(p, "changed\n");
+	snprintf(p, sizeof(p), "%s/data.csv", ro);
+	assert_int_equal(stat(p, &sb), 0);
+	assert_int_equal(sb.st_size, 4);
+
+	/* one file: copied under its name */
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "one", false, ro, sizeof(ro), &err), 0);
+	snprintf(p, sizeof(p), "%s/sub/x.txt", src);
+	assert_int_equal(
+	    ward_workspace_copy_in(&ws, "one", false, p, NULL, &err), 0);
+	snprintf(p, sizeof(p), "%s/x.txt", ro);
+	assert_int_equal(access(p, R_OK), 0);
+
+	/* a FIFO inside, or given: refused, never opened for reading */
+	snprintf(p, sizeof(p), "%s/sub/pipe", src);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	assert_int_equal(
+	    ward_workspace_slot(&ws, "two", false, ro, sizeof(ro), &err), 0);
+	alarm(20);
+	assert_int_equal(
+	    ward_workspace_copy_in(&ws, "two", false, src, NULL, &err), -1);
+	assert_non_null(strstr(err.msg, "FIFO"));
+	assert_int_equal(
+	    ward_workspace_copy_in(&ws, "two", false, p, NULL, &err), -1);
+	alarm(0);
+	/* a symlink given is not followed */
+	snprintf(p, sizeof(p), "%s/sub/link", src);
+	assert_int_equal(
+	    ward_workspace_copy_in(&ws, "two", false, p, NULL, &err), -1);
+	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
+	assert_int_equal(count_entries(t->base), 0);
+}
+
+/* ----------------------------------------------------------------- diff */
+
+static void file_diff(void **state)
+{
+	struct t *t = *state;
+	struct ward_snap before, after;
+	char slot[200], p[300], *json;
+	ward_err err;
+	size_t len;
+	FILE *f;
+	int fd;
+
+	snprintf(slot, sizeof(slot), "%s/slot", t->top);
+	assert_int_equal(mkdir(slot, 0755), 0);
+	snprintf(p, sizeof(p), "%s/same.txt", slot);
+	put(p, "same\n");
+	snprintf(p, sizeof(p), "%s/edit.txt", slot);
+	put(p, "old\n");
+	snprintf(p, sizeof(p), "%s/gone.txt", slot);
+	put(p, "bye\n");
+	snprintf(p, sizeof(p), "%s/chmod.txt", slot);
+	put(p, "x\n");
+	snprintf(p, sizeof(p), "%s/link", slot);
+	assert_int_equal(symlink("a", p), 0);
+	fd = open(slot, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	assert_int_equal(ward_snap_take(fd, &before, &err), 0);
+	assert_int_equal(before.n, 5);
+
+	/* the run */
+	snprintf(p, sizeof(p), "%s/edit.txt", slot);
+	put(p, "new\n"); /* same size, other content */
+	snprintf(p, sizeof(p), "%s/gone.txt", slot);
+	assert_int_equal(unlink(p), 0);
+	snprintf(p, sizeof(p), "%s/chmod.txt", slot);
+	assert_int_equal(chmod(p, 0600), 0);
+	snprintf(p, sizeof(p), "%s/link", slot);
+	assert_int_equal(unlink(p), 0);
+	assert_int_equal(symlink("b", p), 0);
+	snprintf(p, sizeof(p), "%s/new", slot);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/new/out.csv", slot);
+	put(p, "1,2\n");
+	snprintf(p, sizeof(p), "%s/pipe", slot);
+	assert_int_equal(mkfifo(p, 0600), 0);
+	alarm(20); /* a snapshot never opens the FIFO */
+	assert_int_equal(ward_snap_take(fd, &after, &err), 0);
+	alarm(0);
+	close(fd);
+
+	f = open_memstream(&json, &len);
+	ward_snap_diff_json(f, "output", &before, &after);
+	fclose(f);
+	assert_non_null(strstr(json, "\"counts\":{\"added\":3,\"changed\":3,"
+				     "\"deleted\":1}"));
+	assert_non_null(strstr(json, "{\"path\":\"edit.txt\",\"what\":"
+				     "[\"content\""));
+	assert_non_null(strstr(json, "{\"path\":\"chmod.txt\",\"what\":"
+				     "[\"mode\"]"));
+	assert_non_null(strstr(json, "\"target\":\"b\""));
+	assert_non_null(strstr(json, "\"deleted\":[{\"path\":\"gone.txt\""));
+	/* sha256("1,2\n") */
+	assert_non_null(strstr(json, "\"path\":\"new/out.csv\",\"kind\":"
+				     "\"file\",\"size\":4,\"mode\":\"0644\","
+				     "\"sha256\":\""));
+	assert_non_null(strstr(json, "\"kind\":\"fifo\""));
+	assert_null(strstr(json, "same.txt"));
+	free(json);
+	ward_snap_free(&before);
+	ward_snap_free(&after);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+	    cmocka_unit_test_setup_teardown(create_and_destroy, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(destroys_a_hostile_tree, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(destroys_rootless, setup, teardown),
+	    cmocka_unit_test_setup_teardown(keep_workspace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(refuses_a_bad_base, setup,
+					    teardown),
+	    cmocka_unit_test(default_base),
+	    cmocka_unit_test_setup_teardown(copy_in, setup, teardown),
+	    cmocka_unit_test_setup_teardown(file_diff, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
