@@ -164,7 +164,7 @@ check:
 
 all-tests: all $(UNIT_BINS)
 
-test unit golden fuzz stdlib lint export exporter install net e2e attack: all-tests
+test unit golden fuzz stdlib lint export exporter install net agents e2e attack: all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
 
 # ---------------------------------------------------------------- demo

@@ -85,6 +85,9 @@ case $suite in
 net | all) echo "== net"; run_script_suite net tests/net/run.sh ;;
 esac
 case $suite in
+agents | all) echo "== agents"; run_script_suite agents tests/agents/run.sh ;;
+esac
+case $suite in
 e2e | all) echo "== e2e"; run_script_suite e2e tests/e2e/run.sh ;;
 esac
 case $suite in
