@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * blob_write.c: the policy blob writer. It lays a struct ward_policy out as
- * docs/spec-blob.md describes, byte by byte, through explicit little-endian
+ * docs/spec.md part 2 describes, byte by byte, through explicit little-endian
  * stores into a growing buffer: nothing is copied from memory as a struct,
  * so there is no uninitialised padding, and nothing depends on the time or
  * the host. The layout's checks live in the reader, which the writer runs
@@ -268,7 +268,7 @@ static void write_rules(struct out *o, const struct ward_policy *p)
 	}
 }
 
-/* The export section (docs/spec-export.md): present with rules. */
+/* The export section (docs/spec.md part 6): present with rules. */
 static bool has_export(const struct ward_policy *p)
 {
 	return p->nexports > 0;
@@ -293,7 +293,7 @@ static void write_export(struct out *o, const struct ward_policy *p)
 	}
 }
 
-/* The network BPF section (docs/spec-net.md): present with programs. */
+/* The network BPF section (docs/spec.md part 5): present with programs. */
 static bool has_net_bpf(const struct ward_policy *p)
 {
 	return p->net.bpf.nprogs > 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * blob_write.h: serialise a compiled policy as a blob (docs/spec-blob.md).
+ * blob_write.h: serialise a compiled policy as a blob (docs/spec.md part 2).
  */
 #ifndef WARD_BLOB_WRITE_H
 #define WARD_BLOB_WRITE_H

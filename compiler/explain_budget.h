@@ -4,7 +4,7 @@
  * implies at worst (the first seed's budget): the wall time a caller that
  * retries waits, T = (1 + N) x T_run + T_queue, and the bytes each export
  * rule lets out, min(files x per-file, total). Also the export rules
- * themselves. docs/spec-export.md says how each figure is made.
+ * themselves. docs/spec.md part 6 says how each figure is made.
  */
 #ifndef WARD_EXPLAIN_BUDGET_H
 #define WARD_EXPLAIN_BUDGET_H

@@ -122,7 +122,7 @@ void ward_note(struct ward_notes *n, const char *fmt, ...)
 void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 		    struct ward_notes *notes, const char *instead);
 
-/* One note per export rule (the output channel of docs/spec-export.md),
+/* One note per export rule (the output channel of docs/spec.md part 6),
  * which neither format has. */
 void ward_export_rule_notes(const struct ward_policy *pol,
 			    struct ward_notes *notes);

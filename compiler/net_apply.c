@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_apply.c: what the `net` section adds to the rest of the policy, once
- * every section has been laid out (docs/spec-net.md):
+ * every section has been laid out (docs/spec.md part 5):
  *
  *   - socket() narrowed in the rule table to the address families and
  *     socket types the network mode needs: conditional rules whose action

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_bpf.c: the eBPF programs of the egress allow-list and the contents of
- * their maps (net_bpf.h; docs/spec-net.md has each program's pseudo-code).
+ * their maps (net_bpf.h; docs/spec.md part 5 has each program's pseudo-code).
  *
  * The programs are written here instruction by instruction with a small
  * assembler (labels resolved at the end), in the style of the kernel's

@@ -59,7 +59,7 @@ static uint32_t scmp_action(const struct ward_action *a)
 	default:
 		/* A `kill` is a user notification that the launcher's
 		 * supervisor answers by killing the sandbox and naming the
-		 * syscall (docs/spec-report.md). libseccomp gets a marker,
+		 * syscall (docs/spec.md part 4). libseccomp gets a marker,
 		 * replaced by splice(): its own SCMP_ACT_NOTIFY would probe
 		 * the compiling host's kernel, and a compile must not depend
 		 * on it. The bad-architecture action stays KILL_PROCESS. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sema_export.c: the `export` sections (docs/spec-export.md): what the
+ * sema_export.c: the `export` sections (docs/spec.md part 6): what the
  * supervisor may copy out of a read-write slot once the sandbox is gone.
  *
  *   export output {

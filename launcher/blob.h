@@ -3,7 +3,7 @@
  * blob.h: the constants of the policy blob format, version 1, shared by the
  * reader (launcher/blob_read.c, the format's single source of truth) and the
  * writer (compiler/blob_write.c). The byte layout is described in
- * docs/spec-blob.md; this file names its numbers.
+ * docs/spec.md part 2; this file names its numbers.
  *
  * Every integer is little-endian. Every structure starts on an 8-byte
  * boundary of the file and has a size that is a multiple of 8; padding is
@@ -48,8 +48,8 @@ enum ward_blob_section {
 	WARD_SEC_RULES = 8, /* non-critical: for reviewers, not the launcher */
 	/* Reserved for later versions: 9 Landlock. */
 	WARD_SEC_EXPORT = 10,  /* export rules, when the policy has some
-				  (docs/spec-export.md) */
-	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec-net.md) */
+				  (docs/spec.md part 6) */
+	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec.md part 5) */
 	WARD_SEC_KNOWN_MAX = 11
 };
 

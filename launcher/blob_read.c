@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * blob_read.c: the policy blob reader, the single source of truth for the
- * format (docs/spec-blob.md). It runs in the launcher on a file that may
+ * format (docs/spec.md part 2). It runs in the launcher on a file that may
  * have been tampered with, so it trusts nothing:
  *
  *   - every access goes through a cursor that checks the bytes are there;

@@ -3,7 +3,7 @@
  * blob_read.h: validate a policy blob and give back the policy it holds.
  *
  * The reader checks everything (framing, digest, every field and its range,
- * see docs/spec-blob.md) before it returns, so a caller acts on nothing
+ * see docs/spec.md part 2) before it returns, so a caller acts on nothing
  * until the whole blob is known to be well-formed. On success the policy's
  * strings and file contents point into the caller's buffer, which must
  * outlive the ward_blob; only the arrays are allocated.

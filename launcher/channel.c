@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * channel.c: workspace, file diff and export, as the supervisor runs them
- * (channel.h, docs/spec-export.md 5.6).
+ * (channel.h, docs/spec.md 6.6).
  */
 #include "channel.h"
 

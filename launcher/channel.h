@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * channel.h: the supervisor's part of the output channel
- * (docs/spec-export.md): the workspace that gives read-write slots a fresh
+ * (docs/spec.md part 6): the workspace that gives read-write slots a fresh
  * directory and --input copies their place, the snapshots of the writable
  * slots before and after the run (the file diff), the exports into
  * --export-dir once the sandbox is gone, and their parts of the report.

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export_sniff.h: what a file is, from its bytes (docs/spec-export.md): the
+ * export_sniff.h: what a file is, from its bytes (docs/spec.md part 6): the
  * exporter's content types. A name says what a file claims to be; only its
  * bytes say what it is, and both must agree.
  */

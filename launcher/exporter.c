@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exporter.c: the safe exporter (exporter.h, docs/spec-export.md).
+ * exporter.c: the safe exporter (exporter.h, docs/spec.md part 6).
  *
  * One pass over the slot, in sorted name order (the same slot gives the
  * same manifest), depth first:

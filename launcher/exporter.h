@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * exporter.h: copy what a run left in a writable slot to the caller's
- * export directory, under the policy's export rule (docs/spec-export.md),
+ * export directory, under the policy's export rule (docs/spec.md part 6),
  * once the sandbox is gone.
  *
  * The slot is hostile. The exporter walks it fd-relative with no-follow
@@ -123,7 +123,7 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		struct ward_export_result *res, ward_err *err);
 void ward_export_result_free(struct ward_export_result *res);
 
-/* The manifest: one JSON object (docs/spec-export.md), no newline. */
+/* The manifest: one JSON object (docs/spec.md part 6), no newline. */
 void ward_export_manifest(FILE *f, const struct ward_export_result *res);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fsdiff.h: what a run added, changed and deleted in a writable slot
- * (docs/spec-export.md, "The file diff"): a snapshot of the slot before the
+ * (docs/spec.md part 6, "The file diff"): a snapshot of the slot before the
  * run, one after, and the difference, for the report, so that a reviewer
  * sees every write.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * net.h: the egress allow-list at run time (docs/spec-net.md).
+ * net.h: the egress allow-list at run time (docs/spec.md part 5).
  *
  * The compiler generated the eBPF programs and the contents of their maps;
  * the supervisor only creates the maps, fills them, loads the programs with

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.c: see report.h; the schema is docs/spec-report.md.
+ * report.c: see report.h; the schema is docs/spec.md part 4.
  */
 #include "report.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report.h: the run report (--report FILE), JSON, version 1; its schema is
- * docs/spec-report.md (docs/spec.md part 4). Also the short human summary
+ * docs/spec.md part 4. Also the short human summary
  * of `ward -v`.
  *
  * Every part that did not happen is null (no cgroup: "cgroup": null; a

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * workspace.h: a fresh directory tree on the host for one run
- * (docs/spec-export.md, "The workspace"), destroyed after it.
+ * (docs/spec.md part 6, "The workspace"), destroyed after it.
  *
  *   BASE/                 made if missing; must be ours, not a symlink, not
  *                         writable by anyone else (root: /run/ward, 0711;

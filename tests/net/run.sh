@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/net/run.sh: the network allow-list, attacked and observed from
-# outside (docs/spec-net.md). Root only. One line per test: "PASS name" or
+# outside (docs/spec.md part 5). Root only. One line per test: "PASS name" or
 # "FAIL name: why" ("SKIP name: why" where this host cannot show it).
 #
 # The harness builds its own little internet and nothing else is reachable:
@@ -485,6 +485,6 @@ else
 fi
 
 # ------------------------------------------------------------ /proc/net
-skip procnet/host-view "the sandbox shares the network namespace, and /proc/<pid>/net shows it: see docs/spec-net.md"
+skip procnet/host-view "the sandbox shares the network namespace, and /proc/<pid>/net shows it: see docs/spec.md part 5"
 
 [ "$failures" -eq 0 ]

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_blob.c: the policy blob (docs/spec-blob.md): SHA-256 vectors, the
+ * test_blob.c: the policy blob (docs/spec.md part 2): SHA-256 vectors, the
  * round trip of every field, determinism and canonical form, and one
  * refusal per reader check with its exact message.
  *
@@ -461,7 +461,7 @@ static void test_deterministic(void **state)
 	assert_memory_equal(a, c, n1);
 }
 
-/* The layout of docs/spec-blob.md, pinned on the minimal blob. */
+/* The layout of docs/spec.md part 2, pinned on the minimal blob. */
 static void test_layout(void **state)
 {
 	size_t len;

@@ -460,7 +460,7 @@ static void trip_check(struct trip *t, int32_t nr, const char *name,
 	uint32_t want = profile_eval(t->p, name, args);
 	uint32_t got = run(t->prog, t->n, AUDIT_ARCH_X86_64, nr, args);
 	/* ward's `kill` is a notification its supervisor answers by killing
-	 * the sandbox (docs/spec-report.md) */
+	 * the sandbox (docs/spec.md part 4) */
 	if (got == SECCOMP_RET_USER_NOTIF)
 		got = SECCOMP_RET_KILL_PROCESS;
 	if (want == AMBIGUOUS)
