@@ -64,7 +64,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 LANG_OBJ := $(call obj,$(LANG_SRC)) $(if $(wildcard lang/parser.y),$(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o)
 CORE_OBJ := $(call obj,$(CORE_SRC))
-LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC))
+LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC)) $(BUILD)/obj/gen/syscall_names.o
 COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(if $(wildcard tools/gen-consts.sh),$(BUILD)/obj/gen/consts_table.o)
 TESTLIB_OBJ := $(call obj,$(TESTLIB_SRC))
 
@@ -112,6 +112,11 @@ $(PARSER_C) $(GEN)/parser.h: lang/parser.y | $(GEN)
 
 $(LEXER_C) $(GEN)/lexer.h: lang/lexer.l $(GEN)/parser.h | $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
+
+# Syscall names for the run report, from the kernel headers (the launcher
+# does not link libseccomp).
+$(GEN)/syscall_names.c: tools/gen-syscall-names.sh | $(GEN)
+	CC="$(CC)" sh tools/gen-syscall-names.sh > $@.tmp && mv $@.tmp $@
 
 # Symbolic constants (AF_*, O_*, ...) from the system headers, at build time.
 $(GEN)/consts_table.c: tools/gen-consts.sh tools/consts.list | $(GEN)

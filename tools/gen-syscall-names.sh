@@ -1,11 +1,12 @@
 #!/bin/sh
-# Generate launcher/syscall_names.c: syscall number -> name for the
+# Generate syscall_names.c (the Makefile writes it to $(BUILD)/gen/ and
+# links it into the launcher): syscall number -> name for the
 # launcher's own architecture, without libseccomp (the launcher does not
 # link it). The list of names is the union of the x86_64 and aarch64
 # kernel headers; each entry is guarded by #ifdef __NR_name, so the values
 # come from the headers of whatever architecture compiles the file.
 #
-#   sh tools/gen-syscall-names.sh > launcher/syscall_names.c
+#   sh tools/gen-syscall-names.sh > build/gen/syscall_names.c
 set -eu
 CC=${CC:-cc}
 AARCH64_INC=${AARCH64_INC:-/usr/aarch64-linux-gnu/include}
