@@ -78,7 +78,8 @@ WARDC := $(BUILD)/wardc
 WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-.PHONY: all all-tests deps check test unit golden e2e attack demo fuzz fuzz-replay \
+SUITES := unit golden stdlib lint export exporter net agents e2e profiles attack
+.PHONY: all all-tests deps check test test-fuzz test-install $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man FORCE
 .DELETE_ON_ERROR:
 
@@ -91,7 +92,7 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
-	crun
+	crun nodejs
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
@@ -169,8 +170,15 @@ check:
 
 all-tests: all $(UNIT_BINS)
 
-test unit golden fuzz stdlib lint export exporter install net agents e2e attack: all-tests
+# One suite each (tests/run.sh names them); the fuzz replay and the install
+# suite are test-fuzz and test-install, since fuzz and install are targets
+# of their own.
+test: all-tests
+	@BUILD=$(BUILD) sh tests/run.sh all
+$(SUITES): all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
+test-fuzz test-install: all-tests
+	@BUILD=$(BUILD) sh tests/run.sh $(patsubst test-%,%,$@)
 
 # ---------------------------------------------------------------- demo
 demo: all
