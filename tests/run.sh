@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/run.sh SUITE: run one suite (unit, golden, e2e, attack) or all.
+# tests/run.sh SUITE: run one suite (unit, golden, fuzz, stdlib, lint, export,
+# install, exporter, net, agents, e2e, profiles, attack) or all.
 # Every suite prints one line per test ("PASS name" / "FAIL name: why");
 # cmocka binaries print their own summary, which is counted here. The last
 # line is "N passed, N failed"; the exit status is 0 only when nothing failed.
@@ -89,6 +90,9 @@ agents | all) echo "== agents"; run_script_suite agents tests/agents/run.sh ;;
 esac
 case $suite in
 e2e | all) echo "== e2e"; run_script_suite e2e tests/e2e/run.sh ;;
+esac
+case $suite in
+profiles | all) echo "== profiles"; run_script_suite profiles tests/profiles/run.sh ;;
 esac
 case $suite in
 attack | all) echo "== attack"; run_script_suite attack tests/attacks/run.sh ;;
