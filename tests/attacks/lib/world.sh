@@ -1,0 +1,418 @@
+# shellcheck shell=bash
+# tests/attacks/lib/world.sh: the test world of the attack suite
+# (tests/attacks/run.sh).
+# Sourced by bash, as root. It provides:
+#
+#   world_init          a private temporary directory $T, cleaned on exit
+#   safety_net_init     the outer cgroups every launch runs in ($NET_OK)
+#   net_world_init      two network namespaces and the test hosts in them
+#   policies_build      the stdlib profiles compiled, and test copies
+#   launch ...          one run of ward under the safety net
+#
+# Nothing here sends a packet outside the namespaces it creates: ward
+# itself runs in the namespace $NS_HOST, which routes only to $NS_NET, and
+# has no default route (checked before anything runs).
+
+PY=/usr/bin/python3
+NOBODY=65534
+
+# ------------------------------------------------------------ cleanup
+# Every resource is registered as it is made; on exit the actions run in
+# reverse order, whatever path the script took.
+_cleanup_actions=()
+at_exit() { _cleanup_actions+=("$*"); }
+_run_cleanup() {
+	local i
+	for ((i = ${#_cleanup_actions[@]} - 1; i >= 0; i--)); do
+		eval "${_cleanup_actions[$i]}" >/dev/null 2>&1
+	done
+	_cleanup_actions=()
+}
+
+world_init() { # PREFIX
+	T=$(mktemp -d "/tmp/$1.XXXXXX") || exit 1
+	chmod 755 "$T"
+	[ "${KEEP:-0}" = 1 ] || at_exit "rm -rf '$T'"
+	trap _run_cleanup EXIT
+	trap 'exit 1' INT TERM HUP
+	mkdir -p "$T/bin" "$T/pol/src" "$T/net" "$T/runs"
+	chmod 755 "$T/bin" "$T/pol" "$T/runs"
+}
+
+# ------------------------------------------------------------ safety net
+# An outer cgroup under the harness's own cgroup, per controller: memory
+# (hard limit, swap included), pids (pids.max) and cpuacct (to measure CPU
+# from outside). Each launch joins a child of it (cg_new) before it execs
+# anything, so whatever the sandbox does, the kernel stops it at the outer
+# limits first; a test fails when the net was touched (net_touched).
+NET_MEM_LIMIT=$((2048 << 20))
+NET_PIDS_MAX=1024
+NET_OK=0
+CG_DIRS=()
+
+_self_cgroup() { # CONTROLLER: our path in a v1 hierarchy
+	awk -F: -v c="$1" '{ n = split($2, a, ","); for (i = 1; i <= n; i++)
+		if (a[i] == c) print $3 }' /proc/self/cgroup
+}
+
+safety_net_init() { # NAME
+	local c self base
+	NET_NAME=$1
+	CG_DIRS=()
+	for c in memory pids cpuacct; do
+		[ -d "/sys/fs/cgroup/$c" ] || return 1
+		self=$(_self_cgroup "$c")
+		base="/sys/fs/cgroup/$c${self%/}/$NET_NAME"
+		mkdir "$base" || return 1
+		at_exit "cg_remove '$base'"
+		CG_DIRS+=("$base")
+	done
+	CG_MEM=${CG_DIRS[0]} CG_PIDS=${CG_DIRS[1]} CG_CPU=${CG_DIRS[2]}
+	echo $NET_MEM_LIMIT >"$CG_MEM/memory.limit_in_bytes" || return 1
+	if [ -f "$CG_MEM/memory.memsw.limit_in_bytes" ]; then
+		echo $NET_MEM_LIMIT >"$CG_MEM/memory.memsw.limit_in_bytes" || return 1
+	fi
+	echo $NET_PIDS_MAX >"$CG_PIDS/pids.max" || return 1
+	NET_OK=1
+}
+
+# Kill what is left in a cgroup directory and its children, then remove
+# them (children first).
+cg_remove() {
+	local d i
+	[ -d "$1" ] || return 0
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		# shellcheck disable=SC2046
+		kill -9 $(cat $(find "$1" -name cgroup.procs) 2>/dev/null) 2>/dev/null
+		find "$1" -depth -type d -exec rmdir {} + 2>/dev/null
+		[ -d "$1" ] || return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# cg_new NAME: a child of each outer cgroup for one test; its procs files
+# in $CG_JOIN (what a launch joins), the directories in $CG_RUN.
+cg_new() {
+	local d
+	CG_RUN=() CG_JOIN=()
+	[ "$NET_OK" = 1 ] || return 0
+	for d in "${CG_DIRS[@]}"; do
+		mkdir "$d/$1" || return 1
+		CG_RUN+=("$d/$1")
+		CG_JOIN+=("$d/$1/cgroup.procs")
+	done
+}
+
+# cg_procs: the processes still in this test's cgroups (any level below).
+cg_procs() {
+	local d
+	for d in "${CG_RUN[@]}"; do
+		find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null
+	done | sort -un | tr '\n' ' '
+}
+
+# net_touched: what of the outer net has been hit since the start ("" if
+# nothing): the memory limit (failcnt) or pids.max (pids.events).
+net_touched() {
+	local f m
+	[ "$NET_OK" = 1 ] || return 0
+	f=$(cat "$CG_MEM/memory.failcnt" 2>/dev/null)
+	m=$(awk '$1 == "max" { print $2 }' "$CG_PIDS/pids.events" 2>/dev/null)
+	[ "${f:-0}" != 0 ] && printf 'memory limit hit %s times; ' "$f"
+	[ "${m:-0}" != 0 ] && printf 'pids.max hit %s times; ' "$m"
+}
+
+# ------------------------------------------------------------ the network
+# NS_HOST stands for the host: ward runs here, with test services on its
+# loopback and an abstract unix socket. NS_NET holds the "rest of the
+# world", every address on one veth away:
+#
+#   NS_HOST 203.0.113.1  2001:db8:1::1 ── veth ── NS_NET 203.0.113.2
+#     lo: 127.0.0.1:6379,5432,2375              lo: 198.51.100.7  attacker
+#     @ward-attack-host-PID (abstract)              169.254.169.254 metadata
+#                                                   10.200.0.5      intranet
+#                                                   192.0.2.10      mirror
+#                                                   192.0.2.53      resolver
+#                                                   2001:db8:ec2::254, 2001:db8:10::10
+#
+# All of them exist only inside these two namespaces: NS_HOST has routes to
+# them and no default route, so nothing else is reachable.
+ADDR_ATTACKER=198.51.100.7
+ADDR_METADATA=169.254.169.254
+ADDR_INTRANET=10.200.0.5
+ADDR_MIRROR=192.0.2.10
+ADDR_RESOLVER=192.0.2.53
+ADDR6_METADATA=2001:db8:ec2::254
+ADDR6_MIRROR=2001:db8:10::10
+NET_TCP_PORTS=22,80,443,4444,8080
+NET_UDP_PORTS=53,123
+HOST_TCP_PORTS=6379,5432,2375
+NET_WORLD=0
+
+in_ns() { # NS CMD...: in a namespace's network only (the host's /sys kept)
+	local n=$1
+	shift
+	nsenter --net="/run/netns/$n" "$@"
+}
+
+_testhost() { # NS NAME ARGS...
+	local ns=$1 name=$2
+	shift 2
+	in_ns "$ns" "$PY" "$TOP/tests/net/testhost.py" "$T/net/$name.log" \
+		"$T/net/$name.ready" "$@" >/dev/null 2>"$T/net/$name.err" &
+	at_exit "kill $!"
+}
+
+_icmpcount() { # NS NAME
+	in_ns "$1" "$PY" "$TOP/tests/attacks/lib/icmpcount.py" \
+		"$T/net/$2.icmp" "$T/net/$2.icmpready" >/dev/null 2>&1 &
+	at_exit "kill $!"
+}
+
+net_world_init() {
+	local a i h
+	NS_HOST=wa-h-$$ NS_NET=wa-n-$$
+	ABSTRACT_HOST=ward-attack-host-$$
+	for n in "$NS_HOST" "$NS_NET"; do
+		ip netns add "$n" || return 1
+		at_exit "ip netns del '$n'"
+		ip -n "$n" link set lo up || return 1
+	done
+	ip -n "$NS_HOST" link add wa0 type veth peer name wa1 netns "$NS_NET" &&
+		ip -n "$NS_HOST" addr add 203.0.113.1/24 dev wa0 &&
+		ip -n "$NS_NET" addr add 203.0.113.2/24 dev wa1 &&
+		ip -n "$NS_HOST" -6 addr add 2001:db8:1::1/64 dev wa0 nodad &&
+		ip -n "$NS_NET" -6 addr add 2001:db8:1::2/64 dev wa1 nodad &&
+		ip -n "$NS_HOST" link set wa0 up && ip -n "$NS_NET" link set wa1 up ||
+		return 1
+	for a in $ADDR_ATTACKER $ADDR_METADATA $ADDR_INTRANET $ADDR_MIRROR \
+		$ADDR_RESOLVER; do
+		ip -n "$NS_NET" addr add "$a/32" dev lo &&
+			ip -n "$NS_HOST" route add "$a/32" via 203.0.113.2 || return 1
+	done
+	for a in $ADDR6_METADATA $ADDR6_MIRROR; do
+		ip -n "$NS_NET" -6 addr add "$a/128" dev lo nodad &&
+			ip -n "$NS_HOST" -6 route add "$a/128" via 2001:db8:1::2 ||
+			return 1
+	done
+	# The safety check: from NS_HOST, no real address is routable.
+	for a in 1.1.1.1 8.8.8.8 10.0.0.1 172.16.0.1 192.168.1.1 2001:4860:4860::8888; do
+		if in_ns "$NS_HOST" ip route get "$a" >/dev/null 2>&1; then
+			echo "FAIL setup/net-isolated: $NS_HOST routes $a; stopping"
+			return 1
+		fi
+	done
+	# Unprivileged ICMP echo sockets allowed in NS_HOST, so that only the
+	# sandbox can refuse them (ping's own fallback).
+	in_ns "$NS_HOST" sh -c 'echo "0 2147483647" >/proc/sys/net/ipv4/ping_group_range'
+	_testhost "$NS_NET" net --tcp $NET_TCP_PORTS --udp $NET_UDP_PORTS
+	_testhost "$NS_HOST" local --bind 127.0.0.1 --tcp $HOST_TCP_PORTS \
+		--abstract "$ABSTRACT_HOST"
+	_icmpcount "$NS_NET" net
+	for h in net.ready local.ready net.icmpready; do
+		i=0
+		while [ ! -f "$T/net/$h" ] && [ $i -lt 100 ]; do
+			sleep 0.1
+			i=$((i + 1))
+		done
+		if [ ! -f "$T/net/$h" ]; then
+			echo "FAIL setup/test-hosts: $h: $(head -c 300 "$T/net/${h%.*}.err" 2>/dev/null)"
+			return 1
+		fi
+	done
+	NET_WORLD=1
+}
+
+# net_note: remember where the test hosts' logs end.
+net_note() {
+	NOTE_NET=$(wc -l <"$T/net/net.log")
+	NOTE_LOCAL=$(wc -l <"$T/net/local.log")
+	NOTE_ICMP=$(wc -l <"$T/net/net.icmp")
+}
+
+_marks=0
+# net_sync: a marker datagram from NS_HOST to each test host (port 9);
+# once both have logged it, everything sent before it has been seen.
+net_sync() {
+	local i
+	_marks=$((_marks + 1))
+	in_ns "$NS_HOST" "$PY" -c '
+import socket, sys
+for a in sys.argv[2:]:
+    socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(sys.argv[1].encode(), (a, 9))
+' "m$$-$_marks" "$ADDR_RESOLVER" 127.0.0.1
+	for h in net local; do
+		i=0
+		while ! grep -q "^mark m$$-$_marks\$" "$T/net/$h.log" && [ $i -lt 100 ]; do
+			sleep 0.05
+			i=$((i + 1))
+		done
+	done
+	sleep 0.1 # ICMP has no marker: a moment for the counter
+}
+
+# net_seen: what reached the test hosts since net_note (markers left out):
+# "net: LINE" and "local: LINE" lines.
+net_seen() {
+	tail -n +$((NOTE_NET + 1)) "$T/net/net.log" | grep -v '^mark ' | sed 's/^/net: /'
+	tail -n +$((NOTE_LOCAL + 1)) "$T/net/local.log" | grep -v '^mark ' |
+		grep -v "^pkt udp 127.0.0.1 127.0.0.1 9\$" | sed 's/^/local: /'
+	tail -n +$((NOTE_ICMP + 1)) "$T/net/net.icmp" | sed 's/^/net: /'
+}
+
+# ------------------------------------------------------------ policies
+# Every stdlib profile is compiled as it is ($T/pol/NAME.wardb) and as a
+# test copy without the limits that only the supervision issue enforces
+# ($T/pol/NAME-nocg.wardb: memory, swap, cpu, pids, wall, grace, stdout,
+# stderr, output removed, nothing else changed). A launch uses the real
+# profile whenever ward accepts it (policy_for).
+PROFILES="python shell node cc strict agent-net"
+SUPERVISOR_LIMITS='memory|swap|cpu|pids|wall|grace|stdout|stderr|output'
+
+compile_policy() { # SRC OUT
+	"$WARDC" compile -I "$TOP/stdlib-policies" "$1" -o "$2" 2>"$T/pol/err" || {
+		echo "FAIL setup/compile-$(basename "$2"): $(head -c 400 "$T/pol/err")"
+		return 1
+	}
+	chmod 644 "$2"
+}
+
+policies_build() {
+	local p
+	for p in $PROFILES; do
+		compile_policy "$TOP/stdlib-policies/$p.ward" "$T/pol/$p.wardb" || return 1
+		sed -E "/^[[:space:]]*($SUPERVISOR_LIMITS)[[:space:]]/d" \
+			"$TOP/stdlib-policies/$p.ward" >"$T/pol/src/$p-nocg.ward"
+		compile_policy "$T/pol/src/$p-nocg.ward" "$T/pol/$p-nocg.wardb" || return 1
+	done
+}
+
+# derive_policy NAME BASE SED-EXPR...: a test policy: the source of stdlib
+# profile BASE (its -nocg copy when the real one is refused) with the sed
+# expressions applied. The caller says in its header how it is more
+# permissive and checks it with `wardc diff`.
+derive_policy() {
+	local name=$1 base=$2 src
+	shift 2
+	src="$TOP/stdlib-policies/$base.ward"
+	[ "$(accepted "$base")" = real ] || src="$T/pol/src/$base-nocg.ward"
+	sed "$@" "$src" >"$T/pol/src/$name.ward" &&
+		compile_policy "$T/pol/src/$name.ward" "$T/pol/$name.wardb"
+}
+
+# mkblob_policy NAME ITEM...: a test blob made without wardc
+# (tests/e2e/mkblob.c), for the layers behind seccomp.
+mkblob_policy() {
+	local name=$1
+	shift
+	"$T/bin/mkblob" "$T/pol/$name.wardb" "$@" >"$T/pol/err" 2>&1 &&
+		chmod 644 "$T/pol/$name.wardb"
+}
+
+# ------------------------------------------------------------ launching
+# MODE is root or rootless. HUID is the host uid of the sandbox user:
+# rootless, the caller's (65534); as root, a uid of this run that no other
+# process on the host has, so that "a process of HUID" is one of ours.
+mode_ids() {
+	if [ "$MODE" = root ]; then HUID=$ROOT_HUID; else HUID=$NOBODY; fi
+}
+
+pick_root_huid() {
+	local u
+	for u in $(seq $((61000 + $$ % 3000)) 64999); do
+		getent passwd "$u" >/dev/null && continue
+		pgrep -U "$u" >/dev/null && continue
+		ROOT_HUID=$u
+		return 0
+	done
+	return 1
+}
+
+_join=
+_join_script() {
+	_join="$T/bin/join.sh"
+	cat >"$_join" <<'EOF'
+#!/bin/sh
+# join.sh PROCS... -- CMD...: enter the test's cgroups, then exec CMD.
+while [ "$1" != -- ]; do
+	echo $$ >"$1" || exit 121
+	shift
+done
+shift
+exec "$@"
+EOF
+	chmod 755 "$_join"
+}
+
+# run_netted [-u UID] [-t SECS] [-e VAR=VAL]... [-x] -- CMD...: run CMD in
+# this test's cgroups, in NS_HOST, with the process limit and under
+# timeout(1), as root or as UID. Sets rc. -x: exec it (for a background
+# subshell, whose pid is then timeout's).
+run_netted() {
+	local uid= to=${LAUNCH_TIMEOUT:-60} envs=() pre=() x=0
+	while [ "$1" != -- ]; do
+		case $1 in
+		-x) x=1 ;;
+		-u) uid=$2; shift ;;
+		-t) to=$2; shift ;;
+		-e) envs+=("$2"); shift ;;
+		esac
+		shift
+	done
+	shift
+	[ -n "$_join" ] || _join_script
+	[ "$NET_WORLD" = 1 ] && pre+=(nsenter --net="/run/netns/$NS_HOST")
+	pre+=(prlimit --nproc=$NET_PIDS_MAX -- timeout -k 3 "$to")
+	[ -n "$uid" ] && pre+=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
+	pre+=(env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin)
+	[ -n "${ASAN_OPTIONS:-}" ] && pre+=("ASAN_OPTIONS=$ASAN_OPTIONS")
+	[ -n "${UBSAN_OPTIONS:-}" ] && pre+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
+	[ $x = 1 ] && exec "$_join" "${CG_JOIN[@]}" -- "${pre[@]}" "${envs[@]}" "$@"
+	"$_join" "${CG_JOIN[@]}" -- "${pre[@]}" "${envs[@]}" "$@"
+	rc=$?
+}
+
+# accepted PROFILE: real, nocg or none for this MODE (probe_profiles).
+accepted() {
+	local v
+	v=$(grep "^$MODE $1 " "$T/pol/accepted" 2>/dev/null | cut -d' ' -f3)
+	echo "${v:-none}"
+}
+
+# probe_profiles: for each mode and profile, does ward accept the real
+# profile ("real"), only the test copy without supervisor limits ("nocg"),
+# or neither ("none": the agent-net allow-list before the network issue,
+# or rootless)? One run each (status 125 is a refusal); the refusal
+# messages are kept in $T/pol/refusal-MODE-PROFILE[-nocg].
+probe_profiles() {
+	local m p d u v
+	d="$T/pol/probe"
+	mkdir -p "$d/in" "$d/out" && chmod 755 "$d" "$d/in" && chmod 777 "$d/out"
+	: >"$T/pol/accepted"
+	for m in root rootless; do
+		u=
+		[ $m = rootless ] && u=$NOBODY
+		for p in $PROFILES; do
+			v=none
+			for suffix in "" -nocg; do
+				CG_JOIN=()
+				run_netted ${u:+-u $u} -t 20 -- "$WARD" --slot input="$d/in" \
+					--slot output="$d/out" "$T/pol/$p$suffix.wardb" -- /usr/bin/true \
+					>/dev/null 2>"$T/pol/refusal-$m-$p$suffix"
+				if [ "$rc" != 125 ] && [ "$rc" != 124 ]; then
+					if [ -z "$suffix" ]; then v=real; else v=nocg; fi
+					break
+				fi
+			done
+			echo "$m $p $v" >>"$T/pol/accepted"
+		done
+	done
+	rm -rf "$d"
+}
+
+# refusal MODE PROFILE: why ward refused the real profile (one line).
+refusal() {
+	head -n 1 "$T/pol/refusal-$1-$2" 2>/dev/null | sed 's/^ward: //' |
+		sed 's/, which this launcher does not enforce yet.*/: not enforced yet/' | cut -c1-160
+}
