@@ -234,9 +234,12 @@ run_case() { # FILE
 			attack
 		) >"$CASE_T/log" 2>&1 &
 		pid=$!
-		(sleep "$CASE_TIMEOUT" && kill -9 "$pid") 2>/dev/null &
+		# The watchdog's sleep is killed with it and holds none of our
+		# output open (a reader of this suite's pipe would wait for it).
+		(sleep "$CASE_TIMEOUT" && kill -9 "$pid") >/dev/null 2>&1 &
 		dog=$!
 		wait "$pid"
+		pkill -P "$dog" 2>/dev/null
 		kill "$dog" 2>/dev/null
 		wait "$dog" 2>/dev/null
 		msg=$(life_check "$CASE_T/life.before")
