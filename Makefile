@@ -200,7 +200,7 @@ format:
 
 lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
-		--suppress=missingIncludeSystem --inline-suppr -D_GNU_SOURCE \
+		--suppress=missingIncludeSystem --inline-suppr -D_GNU_SOURCE -D__x86_64__ \
 		-Ilang -Icompiler -Ilauncher lang compiler launcher
 
 clean:

@@ -148,6 +148,8 @@ static int exclude_refusals(const struct ward_syscall_rule *old,
 				if (!unsatisfiable(&j))
 					next[n++] = j;
 			}
+		/* (next[0..n) are set above: n counts the writes) */
+		// cppcheck-suppress uninitvar
 		memcpy(ref, next, n * sizeof(*ref));
 		nref = n;
 	}

@@ -118,10 +118,9 @@ static int make_workspace(struct ward_channel *ch, const struct ward_policy *p,
 		ward_workspace_default_base(priv->mode == WARD_MODE_ROOT, base,
 					    sizeof(base));
 	if (ward_workspace_create(&ch->ws, base, priv->host_uid, priv->host_gid,
-				  err) < 0)
+				  cli->keep_workspace, err) < 0)
 		return -1;
 	ch->have_ws = true;
-	ch->ws.keep = cli->keep_workspace;
 	for (size_t i = 0; i < cli->ninputs; i++) {
 		const struct ward_mount *m = slot_mount(p, cli->inputs[i].name);
 		bool rw = m->flags & WARD_MNT_F_RW;

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,43 +78,139 @@ static int open_base(struct ward_workspace *ws, const char *base, ward_err *err)
 	return 0;
 }
 
-int ward_workspace_create(struct ward_workspace *ws, const char *base,
-			  uid_t uid, gid_t gid, ward_err *err)
+/* -------------------------------------------------------------- reclaim */
+
+/* A name ward_random_name made with prefix: prefix and 16 hex digits. */
+static bool ws_name(const char *name, const char *prefix)
 {
+	size_t n = strlen(prefix);
+
+	if (strncmp(name, prefix, n) != 0 || strlen(name + n) != 16)
+		return false;
+	return strspn(name + n, "0123456789abcdef") == 16;
+}
+
+/* Remove name (a directory of the base) if no ward holds it. */
+static bool reclaim_one(int base_fd, const char *name, bool fresh_ok)
+{
+	_cleanup_close_ int fd = -1;
+	struct ward_rm_stats rm = {0};
+	struct timespec now;
+	struct stat st;
+	ward_err ignored;
+
+	fd = ward_open_beneath(base_fd, name, O_RDONLY | O_DIRECTORY, 0);
+	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != geteuid())
+		return false;
+	/* A .new-ws-... is locked a moment after it is made: only an old
+	 * one is surely a dead ward's. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (!fresh_ok && now.tv_sec - st.st_mtim.tv_sec < WARD_WS_NEW_STALE_SEC)
+		return false;
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return false; /* alive (EWOULDBLOCK), or cannot tell */
+	if (faccessat(fd, WARD_WS_KEEP_MARK, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return false;
+	if (ward_rmtree_contents(fd, &rm, &ignored) < 0)
+		return false;
+	return unlinkat(base_fd, name, AT_REMOVEDIR) == 0;
+}
+
+unsigned ward_workspace_reclaim(int base_fd)
+{
+	/* Live workspaces are candidates too (locked, skipped): look at more
+	 * than we may remove. */
+	char names[WARD_WS_RECLAIM_SCAN][32];
+	unsigned n = 0, done = 0;
+	_cleanup_close_ int dfd = -1;
+	DIR *d;
+	struct dirent *e;
+
+	/* The names first, the removals with the stream closed. */
+	dfd = openat(base_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd)))
+		return 0;
+	dfd = -1; /* the stream owns it */
+	while (n < WARD_WS_RECLAIM_SCAN && (e = readdir(d))) {
+		if ((ws_name(e->d_name, WARD_WS_ID_PREFIX) ||
+		     ws_name(e->d_name, WARD_WS_NEW_PREFIX)) &&
+		    (e->d_type == DT_DIR || e->d_type == DT_UNKNOWN))
+			snprintf(names[n++], sizeof(names[0]), "%.31s",
+				 e->d_name);
+	}
+	closedir(d);
+	for (unsigned i = 0; i < n && done < WARD_WS_RECLAIM_MAX; i++)
+		done += reclaim_one(base_fd, names[i], names[i][0] != '.');
+	return done;
+}
+
+/* --------------------------------------------------------------- create */
+
+int ward_workspace_create(struct ward_workspace *ws, const char *base,
+			  uid_t uid, gid_t gid, bool keep, ward_err *err)
+{
+	char tmp[40];
+
 	ward_workspace_init(ws);
 	ws->uid = uid;
 	ws->gid = gid;
+	ws->keep = keep;
 	if (open_base(ws, base, err) < 0)
 		goto fail;
+	ws->reclaimed = ward_workspace_reclaim(ws->base_fd);
 	if (ward_random_name(ws->id, sizeof(ws->id), WARD_WS_ID_PREFIX) < 0) {
 		ward_fail(err, errno, "a workspace id");
 		goto fail;
 	}
-	if (mkdirat(ws->base_fd, ws->id, 0700) < 0) {
+	/* Made under a name no reclaimer takes for a minute, locked, then
+	 * given its name: every ws-... is locked or a dead ward's. */
+	snprintf(tmp, sizeof(tmp), ".new-%s", ws->id);
+	if (mkdirat(ws->base_fd, tmp, 0700) < 0) {
 		ward_fail(err, errno, "make the workspace %s/%s", ws->base,
-			  ws->id);
+			  tmp);
+		ws->id[0] = '\0';
 		goto fail;
 	}
 	/* (open_base keeps the base 40 bytes shorter than path) */
 	if ((size_t)snprintf(ws->path, sizeof(ws->path), "%s/%.31s", ws->base,
 			     ws->id) >= sizeof(ws->path)) {
 		ward_fail(err, ENAMETOOLONG, "%s", ws->base);
-		goto fail;
+		goto fail_tmp;
 	}
 	clock_gettime(CLOCK_REALTIME, &ws->created);
-	ws->fd =
-	    ward_open_beneath(ws->base_fd, ws->id, O_RDONLY | O_DIRECTORY, 0);
+	ws->fd = ward_open_beneath(ws->base_fd, tmp, O_RDONLY | O_DIRECTORY, 0);
 	/* Exactly this mode whatever the umask. Root mode: 0711, ours. init
 	 * opens the slot directories below it before its id maps are
 	 * written, when neither the sandbox's uid nor root's capabilities
 	 * reach a 0700 directory of another owner; the name (64 random
 	 * bits) is not listed anywhere (the base is 0711 too). Rootless:
 	 * 0700, the caller's, which init is. */
-	if (ws->fd < 0 || fchmod(ws->fd, geteuid() == 0 ? 0711 : 0700) < 0) {
+	if (ws->fd < 0 || fchmod(ws->fd, geteuid() == 0 ? 0711 : 0700) < 0 ||
+	    flock(ws->fd, LOCK_EX | LOCK_NB) < 0) {
 		ward_fail(err, errno, "set up the workspace %s", ws->path);
-		goto fail;
+		goto fail_tmp;
+	}
+	if (keep) {
+		_cleanup_close_ int m = openat(
+		    ws->fd, WARD_WS_KEEP_MARK,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (m < 0) {
+			ward_fail(err, errno, "mark the workspace %s kept",
+				  ws->path);
+			goto fail_tmp;
+		}
+	}
+	if (renameat(ws->base_fd, tmp, ws->base_fd, ws->id) < 0) {
+		ward_fail(err, errno, "name the workspace %s", ws->path);
+		goto fail_tmp;
 	}
 	return 0;
+fail_tmp:
+	/* Not named yet: remove it under its temporary name. */
+	if (ws->fd >= 0)
+		unlinkat(ws->fd, WARD_WS_KEEP_MARK, 0);
+	unlinkat(ws->base_fd, tmp, AT_REMOVEDIR);
+	ws->id[0] = '\0';
 fail:;
 	ward_err ignored;
 	ward_workspace_destroy(ws, &ignored);
@@ -394,10 +491,10 @@ void ward_workspace_json(FILE *f, const struct ward_workspace *ws)
 	}
 	fprintf(f,
 		",\"kept\":%s,\"removed\":%s,\"entries_removed\":%llu,"
-		"\"flattened\":%llu,\"error\":",
+		"\"flattened\":%llu,\"reclaimed\":%u,\"error\":",
 		ws->keep ? "true" : "false", ws->removed ? "true" : "false",
 		(unsigned long long)ws->rm.removed,
-		(unsigned long long)ws->rm.flattened);
+		(unsigned long long)ws->rm.flattened, ws->reclaimed);
 	if (ws->error[0])
 		ward_json_bytes(f, (const uint8_t *)ws->error,
 				strlen(ws->error));

@@ -18,6 +18,14 @@
  * The sandbox writes into the slot directories; it is dead by the time the
  * workspace is destroyed, but what it left is hostile: destruction goes
  * through ward_rmtree (safefs.h).
+ *
+ * A workspace is flock()ed by the ward that made it for as long as it runs
+ * (init inherits the descriptor, so until the sandbox is gone too). A ward
+ * killed before it could destroy its workspace leaves it unlocked; the next
+ * ward that makes a workspace in the same base reclaims it. It is made
+ * under a temporary name and renamed to ws-... once locked, so no
+ * reclaimer ever sees a live workspace unlocked. A kept one holds a `.keep`
+ * file and is never reclaimed.
  */
 #ifndef WARD_WORKSPACE_H
 #define WARD_WORKSPACE_H
@@ -33,6 +41,16 @@
 #include <time.h>
 
 #define WARD_WS_ID_PREFIX "ws-"
+/* A workspace being made, before it is locked and renamed. */
+#define WARD_WS_NEW_PREFIX ".new-ws-"
+/* The marker of a --keep-workspace workspace, in its top directory. */
+#define WARD_WS_KEEP_MARK ".keep"
+/* Stale workspaces reclaimed by one ward at most (the rest: next time). */
+#define WARD_WS_RECLAIM_MAX 16
+/* Entries of the base looked at for them by one ward at most. */
+#define WARD_WS_RECLAIM_SCAN 256
+/* A .new-ws-... directory older than this is a dead ward's. */
+#define WARD_WS_NEW_STALE_SEC 60
 /* Levels of a tree --input copies. */
 #define WARD_WS_COPY_DEPTH 64
 
@@ -46,6 +64,7 @@ struct ward_workspace {
 	bool keep;	     /* --keep-workspace: not removed */
 	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: not yet */
 	bool removed;			    /* destroy removed it all */
+	unsigned reclaimed; /* stale workspaces of dead wards removed */
 	struct ward_rm_stats rm;
 	char error[WARD_ERR_MSG_MAX]; /* why destroy failed, or "" */
 };
@@ -58,10 +77,18 @@ void ward_workspace_init(struct ward_workspace *ws);
  * of ours with mode 0700, else "/tmp/ward-UID". */
 void ward_workspace_default_base(bool root, char *buf, size_t len);
 
-/* Make (or check) base and a fresh workspace in it, owned by uid:gid.
- * Returns 0 or -1 with err filled (nothing is left behind then). */
+/* Make (or check) base, reclaim the stale workspaces in it, and make a
+ * fresh workspace, owned by uid:gid, locked; keep: marked to be kept (not
+ * removed by destroy, never reclaimed). Returns 0 or -1 with err filled
+ * (nothing is left behind then). */
 int ward_workspace_create(struct ward_workspace *ws, const char *base,
-			  uid_t uid, gid_t gid, ward_err *err);
+			  uid_t uid, gid_t gid, bool keep, ward_err *err);
+
+/* Remove the workspaces of dead wards in the open base directory base_fd
+ * (unlocked ws-... without .keep; .new-ws-... older than a minute), at most
+ * WARD_WS_RECLAIM_MAX. Returns how many were removed; what cannot be
+ * removed now stays for a later ward. */
+unsigned ward_workspace_reclaim(int base_fd);
 
 /* A fresh directory for slot `name` in the workspace, its absolute path in
  * path. writable: 0700 and owned by the sandbox's ids; else 0755, ours. */
@@ -91,7 +118,7 @@ int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err);
 
 /* The report's "workspace" object: id, path, base, created, destroyed,
- * kept, removed, entries removed, error. */
+ * kept, removed, entries removed, reclaimed, error. */
 void ward_workspace_json(FILE *f, const struct ward_workspace *ws);
 
 #endif

@@ -197,10 +197,49 @@ if [ -n "$ws" ] && [ -f "$ws/output/x.csv" ] &&
 w = json.load(open(sys.argv[1]))["workspace"]
 sys.exit(0 if w["kept"] and w["destroyed"] is None and not w["removed"] else 1)' "$T/kept.json"; then
 	echo "PASS exporter/e2e-keep-workspace"
-	rm -rf "$ws"
 else
 	fail keep-workspace "workspace [$ws]: $(head -c 300 "$T/kept.json")"
 fi
+
+# ------------------------------------------------------ reclaim
+# A ward killed (SIGKILL) in the middle of a run cannot destroy its
+# workspace; the next ward in the same base removes it, and not the kept
+# one above, nor one of a ward still running.
+timeout 120 "$WARD" --workspace-base "$BASE" --input input="$T/kept.in" \
+	"$T/python.wardb" -- /usr/bin/python3 -c 'import time; time.sleep(60)' \
+	>/dev/null 2>&1 &
+victim=$!
+timeout 120 "$WARD" --workspace-base "$BASE" --input input="$T/kept.in" \
+	"$T/python.wardb" -- /usr/bin/python3 -c 'import time; time.sleep(60)' \
+	>/dev/null 2>&1 &
+alive=$!
+i=0
+while [ "$(find "$BASE" -mindepth 1 -maxdepth 1 -name 'ws-*' | wc -l)" -lt 3 ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 1 # both are running their python now
+before=$(ls -A "$BASE" | sort | tr '\n' ' ')
+kill -9 "$(pgrep -P "$victim" -x ward || echo "$victim")" 2>/dev/null
+wait "$victim" 2>/dev/null
+sleep 0.5
+left=$(find "$BASE" -mindepth 1 -maxdepth 1 -name 'ws-*' | wc -l)
+run reclaim "$T/python.wardb" -- 'print("ok")'
+after=$(ls -A "$BASE" | sort | tr '\n' ' ')
+kill "$alive" 2>/dev/null
+wait "$alive" 2>/dev/null
+if [ "$left" = 3 ] && [ "$rc" = 0 ] && [ -f "$ws/output/x.csv" ] &&
+	[ "$(echo "$after" | wc -w)" = 2 ] &&
+	python3 -c 'import json, sys
+w = json.load(open(sys.argv[1]))["workspace"]
+sys.exit(0 if w["reclaimed"] == 1 and w["removed"] else 1)' "$T/reclaim.json"; then
+	echo "PASS exporter/e2e-reclaim"
+else
+	fail reclaim "before: $before; after: $after; left $left; rc=$rc $(head -c 300 "$T/reclaim.json")"
+fi
+rm -rf "$ws"
+sleep 0.5
+[ -z "$(ls -A "$BASE")" ] || fail reclaim-cleanup "left in the base: $(ls -A "$BASE")"
 
 # ------------------------------------------------------------ rootless
 mkdir -p "$T/rl/in" "$T/rl/out"

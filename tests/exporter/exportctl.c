@@ -133,7 +133,7 @@ static int run(int argc, char **argv, struct ward_export_rule *r,
 	int rc = 2, sfd = -1, dfd = -1;
 
 	(void)argc;
-	if (ward_workspace_create(&ws, base, uid, uid, &err) < 0 ||
+	if (ward_workspace_create(&ws, base, uid, uid, false, &err) < 0 ||
 	    ward_workspace_slot(&ws, "output", true, slot, sizeof(slot), &err) <
 		0) {
 		fprintf(stderr, "exportctl: %s\n", err.msg);

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOBODY 65534
@@ -171,7 +172,8 @@ static void create_and_destroy(void **state)
 		return;
 	}
 	assert_int_equal(
-	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, &err), 0);
+	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, false, &err),
+	    0);
 	assert_int_equal(strncmp(ws.id, "ws-", 3), 0);
 	assert_int_equal(strlen(ws.id), 3 + 16);
 	assert_int_equal(stat(t->base, &st), 0);
@@ -226,7 +228,8 @@ static void destroys_a_hostile_tree(void **state)
 		return;
 	}
 	assert_int_equal(
-	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, &err), 0);
+	    ward_workspace_create(&ws, t->base, NOBODY, NOBODY, false, &err),
+	    0);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
 	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -270,7 +273,8 @@ static void destroys_rootless(void **state)
 		    setresuid(NOBODY, NOBODY, NOBODY) || geteuid() != NOBODY)
 			_exit(10);
 		snprintf(base, sizeof(base), "%s/base", home);
-		if (ward_workspace_create(&ws, base, NOBODY, NOBODY, &err) < 0)
+		if (ward_workspace_create(&ws, base, NOBODY, NOBODY, false,
+					  &err) < 0)
 			_exit(11);
 		if (ward_workspace_slot(&ws, "output", true, rw, sizeof(rw),
 					&err) < 0)
@@ -306,11 +310,12 @@ static void keep_workspace(void **state)
 	size_t len;
 	FILE *f;
 
-	assert_int_equal(
-	    ward_workspace_create(&ws, t->base, geteuid(), getegid(), &err), 0);
+	assert_int_equal(ward_workspace_create(&ws, t->base, geteuid(),
+					       getegid(), true, &err),
+			 0);
+	assert_true(ws.keep);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
-	ws.keep = true;
 	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
 	assert_false(ws.removed);
 	assert_int_equal(access(rw, F_OK), 0);
@@ -321,6 +326,82 @@ static void keep_workspace(void **state)
 	free(json);
 }
 
+/* A ward killed before it destroyed its workspace (its descriptors
+ * closed by the kernel, nothing else done). */
+static void die_without_destroy(struct ward_workspace *ws)
+{
+	close(ws->fd);
+	close(ws->base_fd);
+}
+
+static void reclaims_dead_workspaces(void **state)
+{
+	struct t *t = *state;
+	struct ward_workspace dead, kept, live, next;
+	char rw[PATH_MAX], p[PATH_MAX];
+	struct timespec old[2];
+	ward_err err;
+	int fd;
+
+	/* dead: a hostile tree left in a slot; kept: --keep-workspace */
+	assert_int_equal(ward_workspace_create(&dead, t->base, geteuid(),
+					       getegid(), false, &err),
+			 0);
+	assert_int_equal(
+	    ward_workspace_slot(&dead, "output", true, rw, sizeof(rw), &err),
+	    0);
+	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	hostile_tree(t, fd, 40);
+	close(fd);
+	die_without_destroy(&dead);
+	assert_int_equal(ward_workspace_create(&kept, t->base, geteuid(),
+					       getegid(), true, &err),
+			 0);
+	assert_int_equal(kept.reclaimed, 1); /* dead, already */
+	assert_int_equal(access(dead.path, F_OK), -1);
+	die_without_destroy(&kept);
+	assert_int_equal(ward_workspace_create(&live, t->base, geteuid(),
+					       getegid(), false, &err),
+			 0);
+	assert_int_equal(live.reclaimed, 0); /* not the kept one */
+
+	/* a workspace being made by a ward that died a minute ago, one
+	 * being made now, a symlink and a name ward never makes */
+	snprintf(p, sizeof(p), "%s/.new-ws-00112233445566ff", t->base);
+	assert_int_equal(mkdir(p, 0700), 0);
+	old[0].tv_sec = old[1].tv_sec = time(NULL) - 2 * WARD_WS_NEW_STALE_SEC;
+	old[0].tv_nsec = old[1].tv_nsec = 0;
+	assert_int_equal(utimensat(AT_FDCWD, p, old, 0), 0);
+	snprintf(p, sizeof(p), "%s/.new-ws-aabbccddeeff0011", t->base);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/ws-0123456789abcdef", t->base);
+	assert_int_equal(symlink(t->outside, p), 0);
+	snprintf(p, sizeof(p), "%s/ws-notours", t->base);
+	assert_int_equal(mkdir(p, 0700), 0);
+
+	assert_int_equal(ward_workspace_create(&next, t->base, geteuid(),
+					       getegid(), false, &err),
+			 0);
+	/* only the stale .new-ws-: live is locked, kept is marked */
+	assert_int_equal(next.reclaimed, 1);
+	assert_int_equal(access(live.path, F_OK), 0);
+	assert_int_equal(access(kept.path, F_OK), 0);
+	snprintf(p, sizeof(p), "%s/.new-ws-00112233445566ff", t->base);
+	assert_int_equal(access(p, F_OK), -1);
+	snprintf(p, sizeof(p), "%s/.new-ws-aabbccddeeff0011", t->base);
+	assert_int_equal(access(p, F_OK), 0);
+	snprintf(p, sizeof(p), "%s/ws-notours", t->base);
+	assert_int_equal(access(p, F_OK), 0);
+	outside_intact(t);
+
+	/* once live's ward is gone, the next one takes it */
+	die_without_destroy(&live);
+	assert_int_equal(ward_workspace_reclaim(next.base_fd), 1);
+	assert_int_equal(access(live.path, F_OK), -1);
+	assert_int_equal(ward_workspace_destroy(&next, &err), 0);
+	outside_intact(t);
+}
+
 static void refuses_a_bad_base(void **state)
 {
 	struct t *t = *state;
@@ -329,25 +410,26 @@ static void refuses_a_bad_base(void **state)
 	ward_err err;
 
 	/* relative */
-	assert_int_equal(ward_workspace_create(&ws, "rel/base", 0, 0, &err),
-			 -1);
+	assert_int_equal(
+	    ward_workspace_create(&ws, "rel/base", 0, 0, false, &err), -1);
 	/* a symlink to a directory of ours is not followed */
 	snprintf(p, sizeof(p), "%s/link", t->top);
 	assert_int_equal(symlink(t->outside, p), 0);
-	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, false, &err), -1);
 	assert_true(err.code == ELOOP || err.code == ENOTDIR);
 	/* writable by others */
 	snprintf(p, sizeof(p), "%s/open", t->top);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(chmod(p, 0777), 0);
-	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+	assert_int_equal(ward_workspace_create(&ws, p, 0, 0, false, &err), -1);
 	assert_non_null(strstr(err.msg, "writable by others"));
 	/* someone else's */
 	if (geteuid() == 0) {
 		snprintf(p, sizeof(p), "%s/theirs", t->top);
 		assert_int_equal(mkdir(p, 0700), 0);
 		assert_int_equal(chown(p, NOBODY, NOBODY), 0);
-		assert_int_equal(ward_workspace_create(&ws, p, 0, 0, &err), -1);
+		assert_int_equal(
+		    ward_workspace_create(&ws, p, 0, 0, false, &err), -1);
 		assert_non_null(strstr(err.msg, "belongs to uid 65534"));
 		assert_int_equal(count_entries(p), 0);
 	}
@@ -398,8 +480,9 @@ static void copy_in(void **state)
 	snprintf(p, sizeof(p), "%s/sub/link", src);
 	assert_int_equal(symlink("../data.csv", p), 0);
 
-	assert_int_equal(
-	    ward_workspace_create(&ws, t->base, geteuid(), getegid(), &err), 0);
+	assert_int_equal(ward_workspace_create(&ws, t->base, geteuid(),
+					       getegid(), false, &err),
+			 0);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);
 	assert_int_equal(
@@ -536,6 +619,8 @@ int main(void)
 					    teardown),
 	    cmocka_unit_test_setup_teardown(destroys_rootless, setup, teardown),
 	    cmocka_unit_test_setup_teardown(keep_workspace, setup, teardown),
+	    cmocka_unit_test_setup_teardown(reclaims_dead_workspaces, setup,
+					    teardown),
 	    cmocka_unit_test_setup_teardown(refuses_a_bad_base, setup,
 					    teardown),
 	    cmocka_unit_test(default_base),
