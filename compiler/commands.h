@@ -14,15 +14,15 @@ struct wardc_args {
 	struct ward_opts opts;
 	const char **files; /* positional arguments */
 	size_t nfiles;
-	const char *output;     /* -o */
+	const char *output;	/* -o */
 	const char *out_format; /* --format */
-	bool bpf;               /* --bpf */
-	bool write;             /* fmt -w */
-	bool check;             /* fmt --check */
-	const char *threshold;  /* lint --threshold N */
-	bool list_rules;        /* lint --list-rules */
-	const char *retries;    /* explain --retries N (the budget) */
-	const char *queue;      /* explain --queue DURATION */
+	bool bpf;		/* --bpf */
+	bool write;		/* fmt -w */
+	bool check;		/* fmt --check */
+	const char *threshold;	/* lint --threshold N */
+	bool list_rules;	/* lint --list-rules */
+	const char *retries;	/* explain --retries N (the budget) */
+	const char *queue;	/* explain --queue DURATION */
 };
 
 int cmd_check(struct wardc_args *a);

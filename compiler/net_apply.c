@@ -26,7 +26,7 @@
 /* socket(domain, type, protocol): the type's flags are not its kind. */
 #define TYPE_MASK (0xffffffffull & ~(uint64_t)(SOCK_NONBLOCK | SOCK_CLOEXEC))
 
-#define CONJ_MAX 16 /* comparisons in one narrowing conjunction */
+#define CONJ_MAX   16 /* comparisons in one narrowing conjunction */
 #define NARROW_MAX 64 /* narrowing conjunctions, after the exclusions */
 
 struct conj {

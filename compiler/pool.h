@@ -18,7 +18,7 @@ void *ward_pool_alloc(struct ward_pool *p, size_t size);
 void *ward_pool_array(struct ward_pool *p, size_t n, size_t size);
 char *ward_pool_strdup(struct ward_pool *p, const char *s);
 char *ward_pool_printf(struct ward_pool *p, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 
 /* A growable array of fixed-size items in the pool. */
 struct ward_vec {

@@ -28,13 +28,13 @@ struct ward_sema_opts {
  * place in the source (a default, or the root mount).
  */
 struct ward_provenance {
-	struct ward_loc policy;	  /* the `policy` statement */
+	struct ward_loc policy;		/* the `policy` statement */
 	struct ward_loc default_action; /* `syscalls default ...` */
 	struct ward_loc user, group, hostname, capabilities, workdir;
-	struct ward_loc *env;	  /* per policy.env[i] */
-	struct ward_loc *mounts;  /* per policy.mounts[i] (the entry) */
+	struct ward_loc *env;	 /* per policy.env[i] */
+	struct ward_loc *mounts; /* per policy.mounts[i] (the entry) */
 	struct ward_loc limits[WARD_LIM_COUNT];
-	struct ward_loc net;	  /* `net none` or the first `net { }` */
+	struct ward_loc net;	    /* `net none` or the first `net { }` */
 	struct ward_loc *net_rules; /* per policy.net.rules[i] (the allow) */
 	/* Per policy.rules.syscalls[i]: the rule that gave its fallback (a
 	 * direct rule, else the strongest group rule), and the first
@@ -46,7 +46,7 @@ struct ward_provenance {
 /* The checked policy. Everything is owned by pool. */
 struct ward_checked {
 	struct ward_pool *pool;
-	bool is_policy;      /* the main file has a `policy` statement */
+	bool is_policy;		   /* the main file has a `policy` statement */
 	struct ward_policy policy; /* valid when is_policy and no errors;
 				      seccomp is left empty for the back end */
 	struct ward_provenance where;

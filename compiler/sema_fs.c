@@ -300,8 +300,9 @@ static void check_workdir(struct sema *s, struct ward_symtab *dsts)
 		  "the working directory `%s` is not a directory of the "
 		  "mount table",
 		  wd);
-	ward_diag_help(s->d, "add an fs entry for it, such as `tmpfs %s size "
-			     "64M;` or `dir %s;`",
+	ward_diag_help(s->d,
+		       "add an fs entry for it, such as `tmpfs %s size "
+		       "64M;` or `dir %s;`",
 		       wd, wd);
 }
 

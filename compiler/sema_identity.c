@@ -11,7 +11,7 @@
 
 #define DEFAULT_ID	 65534
 #define DEFAULT_HOSTNAME "sandbox"
-#define DEFAULT_WORKDIR "/"
+#define DEFAULT_WORKDIR	 "/"
 
 static bool valid_hostname(const char *h, size_t len)
 {

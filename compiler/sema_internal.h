@@ -45,7 +45,7 @@ struct sym_const {
 
 struct sym_group {
 	const struct ward_stmt *stmt;
-	int state; /* 0 unexpanded, 1 expanding, 2 done */
+	int state;		 /* 0 unexpanded, 1 expanding, 2 done */
 	struct ward_vec members; /* struct group_member, after expansion */
 };
 
@@ -71,18 +71,18 @@ struct sema {
 	const struct ward_unit *unit;
 	const struct ward_sources *src;
 	struct ward_diags *d;
-	uint32_t arch;       /* WARD_ARCH_* */
-	uint32_t scmp_arch;  /* SCMP_ARCH_* */
+	uint32_t arch;	    /* WARD_ARCH_* */
+	uint32_t scmp_arch; /* SCMP_ARCH_* */
 	const char *arch_name;
 
 	struct ward_symtab consts; /* name -> struct sym_const */
 	struct ward_symtab groups; /* "@name" -> struct sym_group */
 	struct ward_symtab hosts;  /* name -> struct sym_host */
-	const char **builtin;      /* built-in constant names, for suggestions */
+	const char **builtin; /* built-in constant names, for suggestions */
 	size_t nbuiltin;
 	const char *group_stack[64]; /* groups being expanded, for cycles */
 	size_t ngroup_stack;
-	const char **sysnames;     /* syscall names, for suggestions */
+	const char **sysnames; /* syscall names, for suggestions */
 	size_t nsysnames;
 
 	const struct ward_stmt *policy_stmt;
@@ -115,8 +115,8 @@ bool sema_int(struct sema *s, const struct ward_value *v, const char *what,
 	      uint64_t *out);
 bool sema_size(struct sema *s, const struct ward_value *v, const char *what,
 	       uint64_t *out);
-bool sema_duration(struct sema *s, const struct ward_value *v,
-		   const char *what, uint64_t *out);
+bool sema_duration(struct sema *s, const struct ward_value *v, const char *what,
+		   uint64_t *out);
 bool sema_cpu(struct sema *s, const struct ward_value *v, const char *what,
 	      uint64_t *out);
 bool sema_string(struct sema *s, const struct ward_value *v, const char *what,

@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		if (!strcmp(cmd, commands[i].name))
 			return commands[i].run(&a);
 	if (cmd[0] == '-')
-		return usage_error("unknown option `%s` (a command comes first)",
-				   cmd);
+		return usage_error(
+		    "unknown option `%s` (a command comes first)", cmd);
 	return usage_error("unknown command `%s`", cmd);
 }

@@ -6,8 +6,8 @@
  * exactly the fields ward_ast_equal compares). The blob's source digest is
  * taken over it, which is why `wardc fmt` never changes a blob.
  */
-#include "ast.h"
 #include "ast_canon.h"
+#include "ast.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1190,13 +1190,15 @@ static int read_export(struct cur *c, struct ward_policy *p)
 			return bad(c, "%u files, not within 1..%u",
 				   e->max_files, WARD_BLOB_EXPORT_FILES);
 		if (e->types == 0 || (e->types & ~WARD_EXPORT_T_ALL))
-			return bad(c, "content types 0x%x: none, or unknown "
-				      "bits",
+			return bad(c,
+				   "content types 0x%x: none, or unknown "
+				   "bits",
 				   e->types);
 		if (e->per_file == 0 || e->per_file > WARD_BLOB_EXPORT_BYTES ||
 		    e->total > WARD_BLOB_EXPORT_BYTES)
-			return bad(c, "per-file %llu or total %llu is outside "
-				      "1..%llu",
+			return bad(c,
+				   "per-file %llu or total %llu is outside "
+				   "1..%llu",
 				   (unsigned long long)e->per_file,
 				   (unsigned long long)e->total,
 				   (unsigned long long)WARD_BLOB_EXPORT_BYTES);

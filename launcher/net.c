@@ -288,10 +288,11 @@ int ward_net_setup(const struct ward_net *net, int cgroup_fd,
 		return ward_fail(err, 0,
 				 "the network allow-list has no programs");
 	if (cgroup_fd < 0)
-		return ward_fail(err, 0,
-				 "the network allow-list needs a cgroup2 "
-				 "directory for the run, to attach its programs "
-				 "to (is cgroup2 mounted?)");
+		return ward_fail(
+		    err, 0,
+		    "the network allow-list needs a cgroup2 "
+		    "directory for the run, to attach its programs "
+		    "to (is cgroup2 mounted?)");
 	if (setup(&net->bpf, cgroup_fd, st, err) < 0) {
 		/* No run will use the cgroup: leave it as it was. */
 		for (size_t i = 0; i < ARRAY_LEN(st->prog_fd); i++) {

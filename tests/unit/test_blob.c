@@ -492,8 +492,9 @@ static void test_layout(void **state)
 	assert_int_equal(ward_le32(buf + off + 32), 7);
 	assert_memory_equal(buf + off + 36, "minimal\0\0\0\0", 12);
 	/* Sizes of the other sections of the minimal policy. */
-	assert_int_equal(sec_len(buf, 1), 16 + 8 + 8); /* identity: ids, caps, "", "/" */
-	assert_int_equal(sec_len(buf, 2), 8);		   /* env */
+	assert_int_equal(sec_len(buf, 1),
+			 16 + 8 + 8);	      /* identity: ids, caps, "", "/" */
+	assert_int_equal(sec_len(buf, 2), 8); /* env */
 	assert_int_equal(sec_len(buf, 3), 8 + 24 + 8 + 8); /* mounts */
 	assert_int_equal(sec_len(buf, 4), 8);		   /* limits */
 	assert_int_equal(sec_len(buf, 5), 16);		   /* network */

@@ -826,7 +826,8 @@ static void test_json_syntax_error(void **state)
 	    "\"end_column\":5,\"severity\":\"error\",\"message\":\"unexpected "
 	    "name `limit`; expected a statement (`policy`, `use`, `include`, "
 	    "`const`, `group`) or a section (`identity`, `env`, `fs`, `net`, "
-	    "`limits`, `syscalls`, `export`)\",\"help\":[\"did you mean `limits`?\"],"
+	    "`limits`, `syscalls`, `export`)\",\"help\":[\"did you mean "
+	    "`limits`?\"],"
 	    "\"notes\":[],\"include_chain\":[]}\n");
 	parsed_free(p);
 }

@@ -225,12 +225,12 @@ static long open_by_handle(const char *mnt, unsigned ino)
 static long perf_open(void)
 {
 	struct perf_event_attr a = {
-		.type = PERF_TYPE_SOFTWARE,
-		.size = sizeof(a),
-		.config = PERF_COUNT_SW_CPU_CLOCK,
-		.disabled = 1,
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
+	    .type = PERF_TYPE_SOFTWARE,
+	    .size = sizeof(a),
+	    .config = PERF_COUNT_SW_CPU_CLOCK,
+	    .disabled = 1,
+	    .exclude_kernel = 1,
+	    .exclude_hv = 1,
 	};
 
 	return syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
@@ -281,7 +281,8 @@ static long ptrace_child(void)
 static long vm_read(pid_t pid)
 {
 	char buf[16];
-	struct iovec l = {buf, sizeof(buf)}, r = {(void *)0x400000, sizeof(buf)};
+	struct iovec l = {buf, sizeof(buf)},
+		     r = {(void *)0x400000, sizeof(buf)};
 
 	return process_vm_readv(pid, &l, 1, &r, 1, 0);
 }
@@ -318,9 +319,9 @@ static unsigned long ns_flag(const char *s)
 	static const struct {
 		const char *name;
 		unsigned long flag;
-	} t[] = {{"user", CLONE_NEWUSER}, {"mnt", CLONE_NEWNS},
-		 {"net", CLONE_NEWNET},	  {"pid", CLONE_NEWPID},
-		 {"ipc", CLONE_NEWIPC},	  {"uts", CLONE_NEWUTS},
+	} t[] = {{"user", CLONE_NEWUSER},    {"mnt", CLONE_NEWNS},
+		 {"net", CLONE_NEWNET},	     {"pid", CLONE_NEWPID},
+		 {"ipc", CLONE_NEWIPC},	     {"uts", CLONE_NEWUTS},
 		 {"cgroup", CLONE_NEWCGROUP}};
 
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
@@ -465,7 +466,8 @@ int main(int argc, char **argv)
 			say(c, mknod(a1, S_IFBLK | 0666,
 				     makedev(atoi(a2), atoi(a3))));
 			i += 3;
-		} else if (!strcmp(c, "open-rd")) { /* PATH: open, read a byte */
+		} else if (!strcmp(c,
+				   "open-rd")) { /* PATH: open, read a byte */
 			char b;
 			long fd = open(a1, O_RDONLY | O_NONBLOCK), r = fd;
 
@@ -476,7 +478,8 @@ int main(int argc, char **argv)
 			}
 			say(c, r);
 			i++;
-		} else if (!strcmp(c, "open-w")) { /* PATH: open for writing only */
+		} else if (!strcmp(
+			       c, "open-w")) { /* PATH: open for writing only */
 			long fd = open(a1, O_WRONLY);
 
 			say(c, fd);
@@ -506,7 +509,8 @@ int main(int argc, char **argv)
 			 * the permission checks have passed */
 			say(c, syscall(SYS_kexec_load, 0UL, 17UL, NULL, 0UL));
 		} else if (!strcmp(c, "kexec_file_load")) {
-			say(c, syscall(SYS_kexec_file_load, -1, -1, 0UL, "", 0UL));
+			say(c,
+			    syscall(SYS_kexec_file_load, -1, -1, 0UL, "", 0UL));
 		} else if (!strcmp(c, "finit_module")) {
 			say(c, syscall(SYS_finit_module, -1, "", 0));
 		} else if (!strcmp(c, "delete_module")) {
@@ -588,7 +592,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "prlimit-raise")) {
 			say(c, raise_limit());
 		} else if (!strcmp(c, "tiocsti")) { /* FD TEXT: push TEXT and a
-							 newline into the terminal's input */
+							 newline into the
+						       terminal's input */
 			long rc = 0;
 
 			for (const char *p = a2; rc == 0 && *p; p++)
@@ -612,11 +617,13 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "readfds")) {
 			read_fds();
 		} else if (!strcmp(c, "waitfile")) { /* PATH SECS */
-			for (int t = 0; t < atoi(a2) * 10 && access(a1, F_OK); t++)
+			for (int t = 0; t < atoi(a2) * 10 && access(a1, F_OK);
+			     t++)
 				usleep(100000);
 			say(c, access(a1, F_OK));
 			i += 2;
-		} else if (!strcmp(c, "pidfile")) { /* PATH: kill the pid in it */
+		} else if (!strcmp(c,
+				   "pidfile")) { /* PATH: kill the pid in it */
 			FILE *f = fopen(a1, "r");
 			int pid = 0;
 

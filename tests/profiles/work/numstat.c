@@ -56,7 +56,8 @@ int main(void)
 		hash ^= (unsigned char)buf[i];
 		hash *= 0x100000001b3ULL;
 	}
-	printf("count %lld\nsum %lld\nmin %lld\nmax %lld\nfnv1a %016" PRIx64 "\n",
+	printf("count %lld\nsum %lld\nmin %lld\nmax %lld\nfnv1a %016" PRIx64
+	       "\n",
 	       count, sum, min, max, hash);
 	free(buf);
 	return 0;

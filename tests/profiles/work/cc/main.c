@@ -22,7 +22,8 @@ int main(int argc, char **argv)
 	out = fopen(argv[2], "w");
 	if (!out)
 		return 1;
-	fprintf(out, "count %zu\nsum %llu\nlast %u\n", count, sum, p[count - 1]);
+	fprintf(out, "count %zu\nsum %llu\nlast %u\n", count, sum,
+		p[count - 1]);
 	free(p);
 	return fclose(out) ? 1 : 0;
 }
