@@ -14,6 +14,9 @@
 #   rule; with an allow-list, the BPF programs (net issue)
 
 attack() {
+	# (169.254.169.254 here is a test host of the harness: an address of
+	# the namespace NS_NET it made with `ip netns add`, routed only from
+	# NS_HOST, where ward runs; lib/world.sh, net_world_init)
 	local seen
 	put metadata.py <<'PY'
 import errno, sys, urllib.request
