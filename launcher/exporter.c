@@ -461,26 +461,6 @@ oom:
 	return NULL;
 }
 
-static const char *kind_of(mode_t m)
-{
-	switch (m & S_IFMT) {
-	case S_IFREG:
-		return "file";
-	case S_IFDIR:
-		return "dir";
-	case S_IFLNK:
-		return "symlink";
-	case S_IFIFO:
-		return "fifo";
-	case S_IFSOCK:
-		return "socket";
-	case S_IFCHR:
-	case S_IFBLK:
-		return "device";
-	}
-	return "other";
-}
-
 static void walk(struct xctx *x, int dirfd, struct stage *sd, size_t rlen,
 		 unsigned depth);
 
@@ -500,7 +480,7 @@ static void visit(struct xctx *x, int dirfd, const char *name, struct stage *sd,
 			fail(x, ENOMEM, "manifest");
 		return;
 	}
-	if (!(e = add_entry(x, kind_of(st.st_mode)))) {
+	if (!(e = add_entry(x, ward_file_kind(st.st_mode)))) {
 		fail(x, ENOMEM, "manifest");
 		return;
 	}

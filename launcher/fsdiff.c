@@ -204,26 +204,6 @@ uint32_t ward_snap_changes(const struct ward_snap_entry *a,
 
 /* ------------------------------------------------------------------ json */
 
-static const char *kind(mode_t m)
-{
-	switch (m & S_IFMT) {
-	case S_IFREG:
-		return "file";
-	case S_IFDIR:
-		return "dir";
-	case S_IFLNK:
-		return "symlink";
-	case S_IFIFO:
-		return "fifo";
-	case S_IFSOCK:
-		return "socket";
-	case S_IFCHR:
-	case S_IFBLK:
-		return "device";
-	}
-	return "other";
-}
-
 static void str(FILE *f, const char *s)
 {
 	ward_json_bytes(f, (const uint8_t *)s, strlen(s));
@@ -236,7 +216,7 @@ static void entry_json(FILE *f, const struct ward_snap_entry *e)
 	fputs("{\"path\":", f);
 	str(f, e->path);
 	fprintf(f, ",\"kind\":\"%s\",\"size\":%llu,\"mode\":\"%04o\"",
-		kind(e->mode), (unsigned long long)e->size,
+		ward_file_kind(e->mode), (unsigned long long)e->size,
 		(unsigned)(e->mode & 07777));
 	if (e->hashed) {
 		ward_hex(e->sha256, 32, hex);

@@ -310,3 +310,23 @@ const char *ward_name_problem(const char *name)
 	}
 	return NULL;
 }
+
+const char *ward_file_kind(mode_t m)
+{
+	switch (m & S_IFMT) {
+	case S_IFREG:
+		return "file";
+	case S_IFDIR:
+		return "dir";
+	case S_IFLNK:
+		return "symlink";
+	case S_IFIFO:
+		return "fifo";
+	case S_IFSOCK:
+		return "socket";
+	case S_IFCHR:
+	case S_IFBLK:
+		return "device";
+	}
+	return "other";
+}

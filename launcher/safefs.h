@@ -26,6 +26,10 @@ int ward_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
  * (prefix) + 17). Returns 0 or -1 (errno set). */
 int ward_random_name(char *buf, size_t len, const char *prefix);
 
+/* The name the report and the manifest give a file's type: "file", "dir",
+ * "symlink", "fifo", "socket", "device" or "other". */
+const char *ward_file_kind(mode_t m);
+
 /* What ward_rmtree did. */
 struct ward_rm_stats {
 	uint64_t removed;   /* entries unlinked, directories included */
