@@ -24,52 +24,106 @@ PKG_CONFIG ?= pkg-config
 
 # Libraries. The launcher links only what it must (no libseccomp: its BPF is
 # precompiled by wardc).
+#
+# Everything read from the installed system (pkg-config) is a recursive
+# variable, evaluated once, when a recipe first needs it: `make deps demo`
+# parses this file before deps has installed anything, so a value taken at
+# parse time would be empty (the link then fails on a fresh machine).
 LAUNCHER_PKGS := libcap libsodium
 COMPILER_PKGS := libseccomp libsodium yaml-0.1
-PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(sort $(LAUNCHER_PKGS) $(COMPILER_PKGS) cmocka) 2>/dev/null)
-LAUNCHER_LIBS = $(shell $(PKG_CONFIG) --libs $(LAUNCHER_PKGS) 2>/dev/null)
-COMPILER_LIBS = $(shell $(PKG_CONFIG) --libs $(COMPILER_PKGS) 2>/dev/null)
-CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+once = $(eval $(1) := $(2))$($(1))
+PKG_CFLAGS = $(call once,PKG_CFLAGS,$(shell $(PKG_CONFIG) --cflags $(sort $(LAUNCHER_PKGS) $(COMPILER_PKGS) cmocka) 2>/dev/null))
+LAUNCHER_LIBS = $(call once,LAUNCHER_LIBS,$(shell $(PKG_CONFIG) --libs $(LAUNCHER_PKGS) 2>/dev/null))
+LAUNCHER_STATIC_LIBS = $(call once,LAUNCHER_STATIC_LIBS,$(shell $(PKG_CONFIG) --static --libs $(LAUNCHER_PKGS) 2>/dev/null))
+COMPILER_LIBS = $(call once,COMPILER_LIBS,$(shell $(PKG_CONFIG) --libs $(COMPILER_PKGS) 2>/dev/null))
+CMOCKA_LIBS = $(call once,CMOCKA_LIBS,$(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null))
 
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-unused-parameter
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DWARD_VERSION='"$(VERSION)"' \
-	-I. -Ilang -Icompiler -Ilauncher -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
+BASE_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DWARD_VERSION='"$(VERSION)"'
+ALL_CFLAGS = $(BASE_CFLAGS) $(INC) $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS)
 ifeq ($(SAN),1)
-ALL_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+BASE_CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 ALL_LDFLAGS += -fsanitize=address,undefined
 endif
 
-# ---------------------------------------------------------------- sources
-# Each directory's sources are collected by wildcard; a file that holds a
-# main() is named in *_MAINS and kept out of the libraries.
+# ---------------------------------------------------------------- layout
+# The folders are the architecture (README, "Layout"):
+#
+#   lang ──▶ compiler/{check ▶ codegen ▶ explain ▶ lint, interop ▶ cli}
+#                 │                                     ▼
+#                 └────────────▶ common ◀──── launcher/{core ◀ supervisor,
+#                                (the blob contract)            unprivileged}
+#
+# Each part is compiled with the include paths of the parts it may use and
+# no others, so a header from a part it must not depend on does not
+# compile. The privileged core (make tcb) is launcher/core, launcher/
+# supervisor and the files of common/ they use.
 GEN := $(BUILD)/gen
 LEXER_C := $(GEN)/lexer.c
 PARSER_C := $(GEN)/parser.c
 GEN_HDRS := $(GEN)/parser.h $(GEN)/lexer.h
 
-LANG_SRC := $(wildcard lang/*.c)
-# The blob reader and the shared helpers: the launcher's core, also linked by
-# the compiler (explain, diff) and the tests.
-CORE_SRC := launcher/util.c $(wildcard launcher/blob_read.c launcher/sha256.c)
-LAUNCHER_MAINS := launcher/main.c
-LAUNCHER_SRC := $(filter-out $(CORE_SRC) $(LAUNCHER_MAINS),$(wildcard launcher/*.c))
-COMPILER_MAINS := compiler/wardc.c
-COMPILER_SRC := $(filter-out $(COMPILER_MAINS),$(wildcard compiler/*.c))
-TESTLIB_SRC := $(wildcard tests/oracle/*.c tests/lib/*.c)
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+inc = $(addprefix -I,$(1))
+COMMON_INC := $(call inc,common)
+LANG_INC := $(call inc,lang common $(GEN))
+CHECK_INC := $(call inc,compiler/check compiler/explain lang common)
+CODEGEN_INC := $(call inc,compiler/codegen compiler/check compiler/explain lang common)
+EXPLAIN_INC := $(call inc,compiler/explain compiler/codegen compiler/check lang common)
+LINT_INC := $(call inc,compiler/lint compiler/explain compiler/codegen compiler/check lang common)
+INTEROP_INC := $(call inc,compiler/interop compiler/explain compiler/codegen compiler/check lang common)
+WARDC_INC := $(call inc,compiler/cli compiler/lint compiler/interop compiler/explain compiler/codegen compiler/check lang common)
+CORE_INC := $(call inc,launcher/core launcher/supervisor launcher/unprivileged common)
+UNPRIV_INC := $(call inc,launcher/unprivileged launcher/core launcher/supervisor common)
+SUPERVISOR_INC := $(call inc,launcher/supervisor launcher/unprivileged launcher/core common $(GEN))
+TEST_INC := $(call inc,. $(patsubst %/,%,$(sort $(dir $(wildcard compiler/*/*.h launcher/*/*.h)))) lang common $(GEN))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+src = $(wildcard $(addsuffix /*.c,$(1)))
 
-LANG_OBJ := $(call obj,$(LANG_SRC)) $(if $(wildcard lang/parser.y),$(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o)
-CORE_OBJ := $(call obj,$(CORE_SRC))
+COMMON_SRC := $(call src,common)
+LANG_SRC := $(call src,lang)
+CHECK_SRC := $(call src,compiler/check)
+CODEGEN_SRC := $(call src,compiler/codegen)
+EXPLAIN_SRC := $(call src,compiler/explain)
+LINT_SRC := $(call src,compiler/lint)
+INTEROP_SRC := $(call src,compiler/interop)
+WARDC_SRC := $(call src,compiler/cli)
+COMPILER_MAINS := compiler/cli/wardc.c
+CORE_SRC := $(call src,launcher/core)
+UNPRIV_SRC := $(call src,launcher/unprivileged)
+SUPERVISOR_SRC := $(call src,launcher/supervisor)
+LAUNCHER_MAINS := launcher/supervisor/main.c
+TESTLIB_SRC := $(wildcard tests/oracle/*.c tests/lib/*.c)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+COMPILER_SRC := $(CHECK_SRC) $(CODEGEN_SRC) $(EXPLAIN_SRC) $(LINT_SRC) $(INTEROP_SRC) $(filter-out $(COMPILER_MAINS),$(WARDC_SRC))
+LAUNCHER_SRC := $(CORE_SRC) $(UNPRIV_SRC) $(filter-out $(LAUNCHER_MAINS),$(SUPERVISOR_SRC))
+
+$(call obj,$(COMMON_SRC)): INC = $(COMMON_INC)
+$(call obj,$(LANG_SRC)): INC = $(LANG_INC)
+$(call obj,$(CHECK_SRC)): INC = $(CHECK_INC)
+$(call obj,$(CODEGEN_SRC)): INC = $(CODEGEN_INC)
+$(call obj,$(EXPLAIN_SRC)): INC = $(EXPLAIN_INC)
+$(call obj,$(LINT_SRC)): INC = $(LINT_INC)
+$(call obj,$(INTEROP_SRC)): INC = $(INTEROP_INC)
+$(call obj,$(WARDC_SRC)): INC = $(WARDC_INC)
+$(call obj,$(CORE_SRC)): INC = $(CORE_INC)
+$(call obj,$(UNPRIV_SRC)): INC = $(UNPRIV_INC)
+$(call obj,$(SUPERVISOR_SRC)): INC = $(SUPERVISOR_INC)
+$(call obj,$(TESTLIB_SRC) $(UNIT_SRC)): INC = $(TEST_INC)
+$(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o: INC = $(LANG_INC)
+$(BUILD)/obj/gen/consts_table.o: INC = $(CHECK_INC)
+$(BUILD)/obj/gen/syscall_names.o: INC = $(UNPRIV_INC)
+
+LANG_OBJ := $(call obj,$(LANG_SRC)) $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
+CORE_OBJ := $(call obj,$(COMMON_SRC))
 LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC)) $(BUILD)/obj/gen/syscall_names.o
-COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(if $(wildcard tools/gen-consts.sh),$(BUILD)/obj/gen/consts_table.o)
+COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(BUILD)/obj/gen/consts_table.o
 TESTLIB_OBJ := $(call obj,$(TESTLIB_SRC))
 
 LIBLANG := $(BUILD)/libwardlang.a
-LIBCORE := $(BUILD)/libwardcore.a
+LIBCORE := $(BUILD)/libwardcommon.a
 LIBLAUNCHER := $(BUILD)/libwardlauncher.a
 LIBCOMPILER := $(BUILD)/libwardc.a
 LIBTEST := $(BUILD)/libwardtest.a
@@ -80,7 +134,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 SUITES := unit golden stdlib lint export exporter net agents e2e profiles attack
 .PHONY: all all-tests deps check test test-fuzz test-install $(SUITES) demo fuzz fuzz-replay \
-	bench format lint-c clean install uninstall man FORCE
+	bench format lint-c clean install uninstall man tcb FORCE
 .DELETE_ON_ERROR:
 
 all: $(WARDC) $(WARD)
@@ -133,7 +187,7 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Only the front end includes the generated parser and scanner headers.
-$(call obj,$(LANG_SRC)): $(if $(wildcard lang/parser.y),$(GEN_HDRS))
+$(call obj,$(LANG_SRC)): $(GEN_HDRS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -153,7 +207,7 @@ $(WARDC): $(call obj,$(COMPILER_MAINS)) $(LIBCOMPILER) $(LIBLANG) $(LIBCORE)
 
 # ward is linked statically (but not with sanitizers, which cannot be): it
 # is exec'd for every run, and the dynamic loader was a quarter of its start.
-WARD_LDFLAGS := $(if $(filter 1,$(SAN)),$(LAUNCHER_LIBS),-static $(shell $(PKG_CONFIG) --static --libs $(LAUNCHER_PKGS) 2>/dev/null))
+WARD_LDFLAGS = $(if $(filter 1,$(SAN)),$(LAUNCHER_LIBS),-static $(LAUNCHER_STATIC_LIBS))
 $(WARD): $(call obj,$(LAUNCHER_MAINS)) $(LIBLAUNCHER) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(WARD_LDFLAGS)
 
@@ -201,7 +255,7 @@ format:
 lint-c:
 	cppcheck --quiet --error-exitcode=1 --enable=warning,portability \
 		--suppress=missingIncludeSystem --inline-suppr -D_GNU_SOURCE -D__x86_64__ \
-		-Ilang -Icompiler -Ilauncher lang compiler launcher
+		$(TEST_INC) common lang compiler launcher
 
 clean:
 	rm -rf build build-*

@@ -7,7 +7,7 @@
  * tree is freed on its own. Every node carries its source span so that the
  * checker can point at it. The tree is a faithful record of what was written
  * (including the spelling of literals, for `wardc fmt`); meaning is given to
- * it by compiler/sema.c.
+ * it by compiler/check/sema.c.
  */
 #ifndef WARD_AST_H
 #define WARD_AST_H

@@ -571,7 +571,7 @@ limit_item:
 /* -------------------------------------------------------------- export */
 
 /* `files 20;`, `names "*.csv", "*.png";`: the checker gives the names
- * their meaning (compiler/sema_export.c). */
+ * their meaning (compiler/check/sema_export.c). */
 export_items:
 	  %empty		{ $$ = (struct ward_list){0}; }
 	| export_items export_item { $$ = $1; if ($2) NEED(ward_list_push(p->arena, &$$, $2) == 0); }

@@ -76,9 +76,9 @@ build() { # OUT SRC [FLAGS...]
 }
 build probe "$TOP/tests/e2e/probe.c" -static
 build atk "$A/lib/atk.c" -static -pthread
-build mkblob "$TOP/tests/e2e/mkblob.c" -D_GNU_SOURCE -I"$TOP/launcher" \
-	-I"$TOP/compiler" "$TOP/compiler/blob_write.c" "$TOP/launcher/blob_read.c" \
-	"$TOP/launcher/sha256.c" "$TOP/launcher/util.c" -lseccomp -lsodium
+build mkblob "$TOP/tests/e2e/mkblob.c" -D_GNU_SOURCE -I"$TOP/common" \
+	-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/common/blob_read.c" \
+	"$TOP/common/sha256.c" "$TOP/common/util.c" -lseccomp -lsodium
 chmod 755 "$T/bin"/*
 
 if ! net_world_init 2>"$T/net.err"; then

@@ -37,10 +37,10 @@ trap 'rm -rf "$T"' EXIT
 chmod 755 "$T"
 "$CC" -O2 -o "$T/launchbench" "$top/tests/bench/launchbench.c" || exit 1
 "$CC" -O2 -o "$T/throughput" "$top/tests/bench/throughput.c" || exit 1
-"$CC" -O1 -D_GNU_SOURCE -I"$top/launcher" -I"$top/compiler" -o "$T/mkblob" \
-	"$top/tests/e2e/mkblob.c" "$top/compiler/blob_write.c" \
-	"$top/launcher/blob_read.c" "$top/launcher/sha256.c" \
-	"$top/launcher/util.c" -lseccomp -lsodium || exit 1
+"$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" -o "$T/mkblob" \
+	"$top/tests/e2e/mkblob.c" "$top/compiler/codegen/blob_write.c" \
+	"$top/common/blob_read.c" "$top/common/sha256.c" \
+	"$top/common/util.c" -lseccomp -lsodium || exit 1
 
 # The same policy with and without cgroup limits.
 for v in lim nolim; do
@@ -87,9 +87,9 @@ awk '$1 == "limits" { a = $2 } $1 == "nolimits" { b = $2 }
 
 echo
 echo "-- the cgroup steps alone (launcher/cgroup*.c), memory + pids + cpu"
-if "$CC" -O2 -D_GNU_SOURCE -I"$top/launcher" -o "$T/cgroup_steps" \
+if "$CC" -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/cgroup_steps" \
 	"$top/tests/bench/cgroup_steps.c" "$BUILD/libwardlauncher.a" \
-	"$BUILD/libwardcore.a" -lcap -lsodium 2>"$T/cc.log"; then
+	"$BUILD/libwardcommon.a" -lcap -lsodium 2>"$T/cc.log"; then
 	"$T/cgroup_steps" "$RUNS"
 else
 	echo "(cgroup_steps did not build: $(head -c 200 "$T/cc.log"))"

@@ -6,7 +6,7 @@
 #     host across a veth (srv, in its own namespace) and one on the
 #     loopback of the sandbox's namespace. Target: under 5% added.
 #  2. the time to set the programs up for a run: create and fill the maps,
-#     load the programs, attach them (launcher/net.c, ward_net_setup), on a
+#     load the programs, attach them (launcher/core/net.c, ward_net_setup), on a
 #     fresh cgroup each time as a launch does.
 #
 # Everything runs in network namespaces made here (no traffic leaves them)
@@ -45,10 +45,10 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
 "$CC" -static -O2 -o "$T/netprobe" "$top/tests/net/netprobe.c" || exit 1
-"$CC" -O2 -D_GNU_SOURCE -I"$top/launcher" -o "$T/net_connect" \
-	"$top/tests/bench/net_connect.c" "$top/launcher/net.c" \
-	"$top/launcher/blob_read.c" "$top/launcher/sha256.c" \
-	"$top/launcher/util.c" $(pkg-config --libs libsodium) || exit 1
+"$CC" -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/net_connect" \
+	"$top/tests/bench/net_connect.c" "$top/launcher/core/net.c" \
+	"$top/common/blob_read.c" "$top/common/sha256.c" \
+	"$top/common/util.c" $(pkg-config --libs libsodium) || exit 1
 # The tests' policy, and the loopback host.
 sed 's/^\tallow udp srv port 5300;/&\n\tallow tcp 127.0.0.1 port 9090;/' \
 	"$top/tests/net/allow.ward" >"$T/bench.ward"

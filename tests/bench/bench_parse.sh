@@ -13,15 +13,15 @@ build=${1:-build}
 case $build in /*) ;; *) build=$top/$build ;; esac
 out=$build/bench
 mkdir -p "$out"
-for lib in libwardlang.a libwardcore.a; do
+for lib in libwardlang.a libwardcommon.a; do
 	if [ ! -f "$build/$lib" ]; then
 		echo "bench_parse: no $build/$lib (run make first)" >&2
 		exit 2
 	fi
 done
-${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -I"$top/lang" -I"$top/launcher" \
+${CC:-cc} -std=gnu11 -O2 -D_GNU_SOURCE -I"$top/lang" -I"$top/common" \
 	-o "$out/bench_parse" "$top/tests/bench/bench_parse.c" \
-	"$build/libwardlang.a" "$build/libwardcore.a"
+	"$build/libwardlang.a" "$build/libwardcommon.a"
 
 generate() { # LINES FILE: a valid policy of about LINES lines, shaped like
 	# the stdlib (about 35 bytes a line, a third of them comments or blank)

@@ -57,10 +57,10 @@ if ! "$CC" -static -O2 -o "$T/bin/probe" "$top/tests/e2e/probe.c" 2>"$T/cc.log";
 	fail build/probe "$(head -c 300 "$T/cc.log")"
 	exit 1
 fi
-if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/launcher" -I"$top/compiler" \
+if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" \
 	-o "$T/tools/mkblob" "$top/tests/e2e/mkblob.c" \
-	"$top/compiler/blob_write.c" "$top/launcher/blob_read.c" \
-	"$top/launcher/sha256.c" "$top/launcher/util.c" \
+	"$top/compiler/codegen/blob_write.c" "$top/common/blob_read.c" \
+	"$top/common/sha256.c" "$top/common/util.c" \
 	-lseccomp -lsodium 2>"$T/cc.log"; then
 	fail build/mkblob "$(head -c 300 "$T/cc.log")"
 	exit 1

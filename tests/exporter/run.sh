@@ -28,7 +28,7 @@ if [ "$(id -u)" != 0 ]; then
 	echo "SKIP exporter: needs root (the attacks run as uid 65534)"
 	exit 0
 fi
-for lib in libwardlauncher.a libwardcore.a; do
+for lib in libwardlauncher.a libwardcommon.a; do
 	if [ ! -f "$top/$BUILD/$lib" ]; then
 		echo "FAIL exporter: no $BUILD/$lib (make BUILD=$BUILD first)"
 		exit 1
@@ -47,9 +47,9 @@ fail() {
 
 san=
 case $BUILD in *san*) san="-fsanitize=address,undefined" ;; esac
-if ! $CC -O1 -g $san -D_GNU_SOURCE -I"$top/launcher" -o "$T/exportctl" \
+if ! $CC -O1 -g $san -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/unprivileged" -o "$T/exportctl" \
 	"$here/exportctl.c" "$top/$BUILD/libwardlauncher.a" \
-	"$top/$BUILD/libwardcore.a" -lcap -lsodium 2>"$T/cc.log"; then
+	"$top/$BUILD/libwardcommon.a" -lcap -lsodium 2>"$T/cc.log"; then
 	fail build "$(head -c 400 "$T/cc.log")"
 	exit 1
 fi

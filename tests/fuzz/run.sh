@@ -13,9 +13,9 @@
 #
 # A target names the libraries it needs on a line of its own:
 #     fuzz-sources: lang core
-# (lang: lang/ and the generated scanner and parser; core: the launcher's
-# shared files; compiler: compiler/ without wardc.c, with the constants
-# table; launcher: the rest of launcher/ without main.c). Without that line
+# (lang: lang/ and the generated scanner and parser; core: common/, the
+# blob contract both programs share; compiler: compiler/ without wardc.c, with the constants
+# table; launcher: launcher/ without main.c). Without that line
 # it gets all four. A file tests/fuzz/TARGET.dict is passed as a dictionary.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -69,20 +69,13 @@ sources_of() { # TARGET: the library sources it links
 	for part in $want; do
 		case $part in
 		lang) echo lang/*.c "$gen/lexer.c" "$gen/parser.c" ;;
-		core)
-			for f in launcher/util.c launcher/blob_read.c \
-				launcher/sha256.c; do
-				[ -f "$f" ] && echo "$f"
-			done
-			;;
+		core) ls common/*.c ;;
 		compiler)
-			ls compiler/*.c | grep -v '^compiler/wardc\.c$'
+			ls compiler/*/*.c | grep -v '^compiler/cli/wardc\.c$'
 			[ -f "$gen/consts_table.c" ] && echo "$gen/consts_table.c"
 			;;
 		launcher)
-			ls launcher/*.c | grep -v -e '^launcher/main\.c$' \
-				-e '^launcher/util\.c$' -e '^launcher/blob_read\.c$' \
-				-e '^launcher/sha256\.c$'
+			ls launcher/*/*.c | grep -v '^launcher/supervisor/main\.c$'
 			;;
 		esac
 	done | tr '\n' ' '
@@ -90,7 +83,7 @@ sources_of() { # TARGET: the library sources it links
 
 pkgs="libseccomp libsodium yaml-0.1 libcap"
 cflags="-std=gnu11 -g -D_GNU_SOURCE -DWARD_VERSION=\"fuzz\" -I. -Ilang \
--Icompiler -Ilauncher -I$gen $(pkg-config --cflags $pkgs 2>/dev/null || true)"
+-Icommon $(for d in compiler/*/ launcher/*/; do printf ' -I%s' "${d%/}"; done) -I$gen $(pkg-config --cflags $pkgs 2>/dev/null || true)"
 libs=$(pkg-config --libs $pkgs 2>/dev/null || true)
 
 generate

@@ -195,7 +195,7 @@ expect wardc/unknown-option 2 "unknown (option|command)" err "$wardc" --bogus
 expect wardc/unknown-command-option 2 "unknown option" err "$wardc" check --bogus
 expect wardc/unknown-command 2 "unknown command" err "$wardc" frobnicate
 expect wardc/bad-target 2 "unknown target" err "$wardc" check --target=mips x.ward
-grep -o '{"[a-z]*", cmd_[a-z]*}' compiler/wardc.c | sed 's/{"\([a-z]*\)".*/\1/' |
+grep -o '{"[a-z]*", cmd_[a-z]*}' compiler/cli/wardc.c | sed 's/{"\([a-z]*\)".*/\1/' |
 	sort -u >"$tmp/commands"
 while read -r cmd; do
 	expect "wardc/$cmd--help" 0 '^usage: wardc' out "$wardc" "$cmd" --help
@@ -255,9 +255,9 @@ for s in NAME SYNOPSIS DESCRIPTION SECTIONS FILES SEE_ALSO; do
 	mc "man/ward.policy.5/section/$s" section "$tmp/ward.policy.5.txt" "$s"
 done
 mc man/wardc.1/exit-status section "$tmp/wardc.1.txt" EXIT_STATUS \
-	$(sed -n 's/.*WARDC_OK = \([0-9]*\), WARDC_POLICY_ERROR = \([0-9]*\), WARDC_USAGE = \([0-9]*\).*/\1 \2 \3/p' compiler/driver.h)
+	$(sed -n 's/.*WARDC_OK = \([0-9]*\), WARDC_POLICY_ERROR = \([0-9]*\), WARDC_USAGE = \([0-9]*\).*/\1 \2 \3/p' compiler/codegen/driver.h)
 mc man/ward.1/exit-status section "$tmp/ward.1.txt" EXIT_STATUS \
-	$(sed -n 's/^#define WARD_EXIT_[A-Z_]* *\([0-9]*\).*/\1/p' launcher/exitcode.h)
+	$(sed -n 's/^#define WARD_EXIT_[A-Z_]* *\([0-9]*\).*/\1/p' launcher/core/exitcode.h)
 mc man/wardc.1/files section "$tmp/wardc.1.txt" FILES \
 	"$prefix/share/ward/stdlib" "$prefix/share/doc/ward"
 mc man/wardc.1/environment section "$tmp/wardc.1.txt" ENVIRONMENT WARD_PATH
@@ -268,14 +268,14 @@ help_opts() { # the options a --help text mentions
 }
 {
 	in_work "$wardc" --help | help_opts
-	grep -o '"-[-A-Za-z][-A-Za-z]*=\{0,1\}"' compiler/wardc.c | tr -d '"' | sed 's/=$//' | grep -vx -- '--'
+	grep -o '"-[-A-Za-z][-A-Za-z]*=\{0,1\}"' compiler/cli/wardc.c | tr -d '"' | sed 's/=$//' | grep -vx -- '--'
 } | sort -u >"$tmp/wardc-opts"
 mc man/wardc.1/every-option options "$man1/wardc.1" $(cat "$tmp/wardc-opts")
 mc man/wardc.1/every-command commands "$man1/wardc.1" $(cat "$tmp/commands")
 {
 	in_work "$ward" --help | help_opts
-	sed -n 's/^[[:space:]]*{"\([a-z-]*\)", [a-z_]*_argument.*/--\1/p' launcher/cli.c
-	sed -n 's/.*getopt_long([^"]*"[+:]*\([A-Za-z]*\)".*/\1/p' launcher/cli.c | fold -w1 | sed 's/^/-/'
+	sed -n 's/^[[:space:]]*{"\([a-z-]*\)", [a-z_]*_argument.*/--\1/p' launcher/core/cli.c
+	sed -n 's/.*getopt_long([^"]*"[+:]*\([A-Za-z]*\)".*/\1/p' launcher/core/cli.c | fold -w1 | sed 's/^/-/'
 } | sort -u >"$tmp/ward-opts"
 mc man/ward.1/every-option options "$man1/ward.1" $(cat "$tmp/ward-opts")
 # (the lists are not empty: a broken extraction would pass vacuously)
@@ -288,7 +288,7 @@ fi
 
 # ward.policy(5) names every keyword and every limit, in bold.
 kws=$(sed -n 's/^"\([a-z]*\)"[[:space:]]*{ return T_.*/\1/p' lang/lexer.l | tr '\n' ' ')
-lims=$(sed -n 's/^[[:space:]]*{"\([a-z]*\)", WARD_LIM_.*/\1/p' compiler/sema_limits.c | tr '\n' ' ')
+lims=$(sed -n 's/^[[:space:]]*{"\([a-z]*\)", WARD_LIM_.*/\1/p' compiler/check/sema_limits.c | tr '\n' ' ')
 if [ "$(echo $kws | wc -w)" -ge 40 ] && [ "$(echo $lims | wc -w)" -ge 15 ]; then
 	pass man/keyword-lists
 else

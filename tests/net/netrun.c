@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * netrun: the network library (launcher/net.c) driven as the launcher
+ * netrun: the network library (launcher/core/net.c) driven as the launcher
  * drives it, for the tests and the benchmark, until ward itself runs
  * allow-list policies:
  *

@@ -18,7 +18,7 @@
 # client's errno AND no packet at the host (a marker datagram sent after
 # the attempt, from outside the sandbox, proves the log is up to date).
 #
-# The sandbox is tests/net/netrun (launcher/net.c as the launcher drives
+# The sandbox is tests/net/netrun (launcher/core/net.c as the launcher drives
 # it): a cgroup v2 directory below one this script makes under
 # /sys/fs/cgroup/unified, the policy tests/net/allow.ward compiled by wardc,
 # the child as uid 65534 without capabilities, with no_new_privs, the
@@ -80,10 +80,10 @@ if ! "$CC" -static -O2 -o "$T/netprobe" "$top/tests/net/netprobe.c" 2>"$T/cc.log
 	exit 1
 fi
 # From the sources (not $BUILD's libraries, which may be sanitized).
-if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/launcher" -o "$T/netrun" \
-	"$top/tests/net/netrun.c" "$top/launcher/net.c" \
-	"$top/launcher/blob_read.c" "$top/launcher/sha256.c" \
-	"$top/launcher/util.c" $(pkg-config --libs libsodium) 2>"$T/cc.log"; then
+if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/netrun" \
+	"$top/tests/net/netrun.c" "$top/launcher/core/net.c" \
+	"$top/common/blob_read.c" "$top/common/sha256.c" \
+	"$top/common/util.c" $(pkg-config --libs libsodium) 2>"$T/cc.log"; then
 	fail build/netrun "$(head -c 300 "$T/cc.log")"
 	exit 1
 fi

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_export.c: `wardc export` (compiler/export.h).
+ * test_export.c: `wardc export` (compiler/interop/export.h).
  *
  * The seccomp entries are checked three ways against the language's own
  * meaning (tests/oracle/rules_eval.h):

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the safe exporter (launcher/exporter.c) driven directly:
+/* Unit tests of the safe exporter (launcher/unprivileged/exporter.c) driven directly:
  * a slot directory that stands for what a sandbox left, an export
  * directory, and "around": host files the attacks point at, which must
  * come out untouched. Every test checks the export directory and the
  * manifest, from outside, and that no staging directory is left. Also the
- * content types (launcher/export_sniff.c) and the name checks
- * (launcher/safefs.c). */
+ * content types (launcher/unprivileged/export_sniff.c) and the name checks
+ * (launcher/unprivileged/safefs.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

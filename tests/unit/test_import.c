@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_import.c: `wardc import` (compiler/import.h).
+ * test_import.c: `wardc import` (compiler/interop/import.h).
  *
  * The round trip: each profile (tests/export/NAME.json) is imported, the
  * policy compiled through the compiler's own path (ward_driver_compile),

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of reading the blob file (launcher/blobfile.c): who may have
+/* Unit tests of reading the blob file (launcher/core/blobfile.c): who may have
  * written it, and the reviewed digest. */
 /* cmocka needs these before it */
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of what the launcher refuses before creating a process
- * (launcher/check.c). */
+ * (launcher/core/check.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of ward's command line (launcher/cli.c). */
+/* Unit tests of ward's command line (launcher/core/cli.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the target's environment and program lookup
- * (launcher/exec.c). */
+ * (launcher/core/exec.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the privilege mode, the id maps and the explanation of
- * hosts without unprivileged user namespaces (launcher/privilege.c). */
+ * hosts without unprivileged user namespaces (launcher/core/privilege.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the supervisor's loop, exit codes and report
- * (launcher/supervise.c, launcher/report.c), and of the process-wide
- * hardening steps that can run outside a sandbox (launcher/hardening.c). */
+ * (launcher/supervisor/supervise.c, launcher/unprivileged/report.c), and of the process-wide
+ * hardening steps that can run outside a sandbox (launcher/core/hardening.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the network allow-list's compiled form: the map contents
- * (compiler/net_bpf.c) against the rules they come from, the blob section
+ * (compiler/codegen/net_bpf.c) against the rules they come from, the blob section
  * (writer and reader), socket() narrowing and /etc/hosts (net_apply.c), and
- * the launcher's pure functions (launcher/net.c). The programs themselves
+ * the launcher's pure functions (launcher/core/net.c). The programs themselves
  * run in the kernel in tests/net/run.sh.
  */
 /* cmocka needs these before it */

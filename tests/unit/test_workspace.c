@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the per-run workspace (launcher/workspace.c), its safe
- * destruction (launcher/safefs.c: ward_rmtree) against what a sandbox can
+/* Unit tests of the per-run workspace (launcher/unprivileged/workspace.c), its safe
+ * destruction (launcher/unprivileged/safefs.c: ward_rmtree) against what a sandbox can
  * leave behind, --input copies, and the file diff of a slot
- * (launcher/fsdiff.c). Trees are made the way a sandbox would make them;
+ * (launcher/unprivileged/fsdiff.c). Trees are made the way a sandbox would make them;
  * every test checks, from outside, that the workspace is gone and that
  * what the tree pointed at is intact. Rootless mode is tested in a child
  * that drops to uid 65534. */

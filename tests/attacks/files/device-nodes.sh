@@ -14,7 +14,7 @@
 #   succeed: the program reports success where nothing stops it
 # if it fails: the dev entry of the mount table (only null, zero, full,
 #   random, urandom, tty are bound), nodev on every mount
-#   (launcher/mounts.c), capabilities (no CAP_MKNOD)
+#   (launcher/core/mounts.c), capabilities (no CAP_MKNOD)
 
 attack() {
 	local disk majmin maj min

@@ -10,9 +10,9 @@
 #   policy's (HOME=/work, LANG, PATH); /proc/1/environ fails with EACCES
 # control: the same script outside the sandbox, given the same environment,
 #   prints the token
-# if it fails: the env section and launcher/main.c (the environment is
+# if it fails: the env section and launcher/supervisor/main.c (the environment is
 #   built from the policy only, step 9 of the launch), init's
-#   PR_SET_DUMPABLE(0) (launcher/init.c)
+#   PR_SET_DUMPABLE(0) (launcher/core/init.c)
 
 attack() {
 	local secret

@@ -14,7 +14,7 @@
 #   into the output directory works and its link count rises: the
 #   observation sees a link
 # if it fails: every slot and bind is a mount of its own
-#   (launcher/mounts.c); fs.protected_hardlinks on the host
+#   (launcher/core/mounts.c); fs.protected_hardlinks on the host
 
 attack() {
 	echo data >"$IN/data.csv"

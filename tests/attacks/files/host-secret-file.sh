@@ -12,7 +12,7 @@
 #   opens the bait and finds the content
 # if it fails: the mount table (stdlib-policies/base/core.ward binds, a
 #   slot or bind of a host directory that holds the bait),
-#   launcher/mounts.c (the new root, pivot_root, the old root detached)
+#   launcher/core/mounts.c (the new root, pivot_root, the old root detached)
 
 attack() {
 	local bait secret

@@ -10,8 +10,8 @@
 # control: the same program outside the sandbox, with the same
 #   descriptors, reads the secrets through them
 # if it fails: init closes every descriptor but its pipes
-#   (launcher/init.c, step 2), the target marks the rest close-on-exec
-#   (launcher/exec.c)
+#   (launcher/core/init.c, step 2), the target marks the rest close-on-exec
+#   (launcher/core/exec.c)
 
 attack() {
 	local secret secret2

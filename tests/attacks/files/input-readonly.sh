@@ -11,7 +11,7 @@
 # control: outside, as root, a write into the input directory changes its
 #   checksum: the comparison sees tampering
 # if it fails: the slot's `ro` (stdlib profile fs section), the
-#   read-only attribute of slot mounts (launcher/mounts.c)
+#   read-only attribute of slot mounts (launcher/core/mounts.c)
 
 # snap: the slot's listing (the directory itself and its entries, not its
 # parent, which the harness writes to), modes, times and contents.

@@ -12,8 +12,8 @@
 # control: the first run looks with the same code and finds every one
 #   (a positive canary in the sandbox)
 # if it fails: the tmpfs entries of the mount table (a fresh tmpfs per
-#   run, launcher/mounts.c), the IPC and network namespaces
-#   (clone3 flags, launcher/ns.c)
+#   run, launcher/core/mounts.c), the IPC and network namespaces
+#   (clone3 flags, launcher/core/ns.c)
 
 attack() {
 	local secret i

@@ -12,7 +12,7 @@
 #   file planted in the output slot, which persists by design, is found
 #   by the second run: the check would see persistence
 # if it fails: a tmpfs reused between runs, or a writable bind of a host
-#   directory (the fs section; launcher/mounts.c); the read-only root
+#   directory (the fs section; launcher/core/mounts.c); the read-only root
 
 attack() {
 	put plant.sh <<'SH'

@@ -14,7 +14,7 @@
 #   nothing stops it
 # if it fails: the proc mount (a new instance for the sandbox's pid
 #   namespace, owned by its user namespace: /proc/sys stays host root's),
-#   capabilities, launcher/mounts.c
+#   capabilities, launcher/core/mounts.c
 
 attack() {
 	local core modprobe

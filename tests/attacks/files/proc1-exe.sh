@@ -13,7 +13,7 @@
 #   of ward (not running, so not busy): the program reports success where
 #   nothing stops it
 # if it fails: PR_SET_DUMPABLE(0) before setup and again after the
-#   credential change (launcher/init.c), the read-only binds, ptrace
+#   credential change (launcher/core/init.c), the read-only binds, ptrace
 #   refused by the profile (@debug)
 
 attack() {

@@ -10,8 +10,8 @@
 #   bait's content is in no output
 # control: the same script outside the sandbox, with the host's input
 #   directory in place of /input, reads the bait through `..`
-# if it fails: pivot_root and the detached old root (launcher/mounts.c),
-#   init's PR_SET_DUMPABLE(0) for /proc/1 (launcher/init.c)
+# if it fails: pivot_root and the detached old root (launcher/core/mounts.c),
+#   init's PR_SET_DUMPABLE(0) for /proc/1 (launcher/core/init.c)
 
 attack() {
 	local bait secret

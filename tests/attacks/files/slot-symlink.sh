@@ -13,7 +13,7 @@
 #   the output directory would) does reach the bait: the links are real
 #   and the observation would see a read or a write through them. (This
 #   is the caller's hazard: never follow links when exporting a slot.)
-# if it fails: the slot's bind and the new root (launcher/mounts.c:
+# if it fails: the slot's bind and the new root (launcher/core/mounts.c:
 #   slots opened without following the last component, pivot_root); a
 #   mount placed under a slot would be refused (tests/e2e slot-symlink-*)
 

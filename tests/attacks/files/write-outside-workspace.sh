@@ -13,7 +13,7 @@
 # control: the write into /output, a slot, does appear on the host: the
 #   search on the host would find a file the sandbox wrote
 # if it fails: the read-only remount of the root and of every bind
-#   (launcher/mounts.c), the `ro` of the profile's binds and slots,
+#   (launcher/core/mounts.c), the `ro` of the profile's binds and slots,
 #   stdlib-policies/base/core.ward
 
 attack() {

@@ -8,7 +8,7 @@
 # expect: EPERM
 # control: outside, as the sandbox's host user, the same call succeeds
 # if it fails: the profile's `errno EPERM @keyring` (stdlib-policies/
-#   groups.ward), the seccomp program (launcher/exec.c)
+#   groups.ward), the seccomp program (launcher/core/exec.c)
 
 attack() {
 	sbx -- /input/probe keyctl

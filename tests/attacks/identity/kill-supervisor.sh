@@ -13,8 +13,8 @@
 #   the end
 # control: outside, as the supervisor's own user, SIGKILL to a process of
 #   that user (a stand-in started for the purpose) lands: the process dies
-# if it fails: the pid namespace (CLONE_NEWPID, launcher/ns.c), init as
-#   PID 1 with no handler for SIGKILL (launcher/init.c)
+# if it fails: the pid namespace (CLONE_NEWPID, launcher/core/ns.c), init as
+#   PID 1 with no handler for SIGKILL (launcher/core/init.c)
 
 attack() {
 	local i sup p wuid

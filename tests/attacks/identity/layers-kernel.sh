@@ -17,8 +17,8 @@
 #   keyctl succeed: for them the profiles' filter is the only layer
 # control: outside, as root, mount in a private namespace, ptrace of a
 #   child, open_by_handle_at and bpf succeed
-# if it fails: capabilities and securebits (launcher/init.c), the nested
-#   user namespace limit (launcher/init.c step 4), init's dumpable flag
+# if it fails: capabilities and securebits (launcher/core/init.c), the nested
+#   user namespace limit (launcher/core/init.c step 4), init's dumpable flag
 
 attack() {
 	sbx -- /input/probe mount unshare-user unshare-mnt open-w /proc/1/exe bpf

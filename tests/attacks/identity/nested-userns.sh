@@ -13,7 +13,7 @@
 #   clone(CLONE_NEWUSER) succeed on this host
 # if it fails: the profile's `allow clone if flags & clone-namespaces == 0`
 #   and `errno EPERM @namespaces`; behind them, user.max_user_namespaces
-#   = 0 inside (launcher/init.c; see identity/layers-kernel)
+#   = 0 inside (launcher/core/init.c; see identity/layers-kernel)
 
 attack() {
 	sbx -- /input/atk unshare user clone user unshare mnt unshare net unshare pid \

@@ -9,7 +9,7 @@
 # control: outside, as the sandbox's host user, attaching to a child of
 #   its own succeeds
 # if it fails: the profile's `errno EPERM @debug`; behind it, init's
-#   PR_SET_DUMPABLE(0) (launcher/init.c; see identity/layers-kernel)
+#   PR_SET_DUMPABLE(0) (launcher/core/init.c; see identity/layers-kernel)
 
 attack() {
 	sbx -- /input/atk ptrace-child ptrace 1 process_vm_readv 1

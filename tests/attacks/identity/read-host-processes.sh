@@ -10,7 +10,7 @@
 #   lists only the sandbox's own processes (init and the program)
 # control: outside, the same script as the same user finds the secret
 # if it fails: the pid namespace and the proc instance mounted for it
-#   (launcher/mounts.c: proc of the sandbox's pid namespace)
+#   (launcher/core/mounts.c: proc of the sandbox's pid namespace)
 
 attack() {
 	local secret

@@ -11,8 +11,8 @@
 #   is mounted
 # control: outside, as the sandbox's host user, the same setuid copy runs
 #   with effective uid 0: the observation tells a gained privilege
-# if it fails: nosuid on every mount (launcher/mounts.c), no_new_privs
-#   (launcher/init.c), the id maps (only one uid mapped)
+# if it fails: nosuid on every mount (launcher/core/mounts.c), no_new_privs
+#   (launcher/core/init.c), the id maps (only one uid mapped)
 
 attack() {
 	cp "$IN/probe" "$IN/suid-probe"

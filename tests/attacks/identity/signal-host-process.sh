@@ -10,7 +10,7 @@
 #   processes; the stand-in is alive afterwards
 # control: outside, as the same host user, the same kill ends the
 #   stand-in
-# if it fails: the pid namespace (launcher/ns.c)
+# if it fails: the pid namespace (launcher/core/ns.c)
 
 attack() {
 	setpriv --reuid="$HUID" --regid="$HUID" --clear-groups \

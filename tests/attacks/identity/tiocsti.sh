@@ -13,7 +13,7 @@
 # control: outside the sandbox, the same program in the same terminal
 #   injects the text and the reader gets it
 # if it fails: the profile's kill rule on TIOCSTI; behind it, setsid() in
-#   init (no controlling terminal; launcher/init.c step 3, tested without
+#   init (no controlling terminal; launcher/core/init.c step 3, tested without
 #   seccomp by tests/e2e tiocsti)
 
 attack() {

@@ -11,8 +11,8 @@
 #   its own, never 0; rootless: the caller's)
 # control: outside as root, the same commands show uid 0 and a full
 #   capability set: the observation tells root from not
-# if it fails: the identity section, the id maps (launcher/ns.c), the
-#   capability drop and securebits (launcher/init.c), --host-uid
+# if it fails: the identity section, the id maps (launcher/core/ns.c), the
+#   capability drop and securebits (launcher/core/init.c), --host-uid
 
 attack() {
 	put whoami.sh <<'SH'

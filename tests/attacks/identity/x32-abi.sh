@@ -11,7 +11,7 @@
 # control: outside the sandbox the same call returns (ENOSYS: this kernel
 #   has no x32 support), so the program would go on and print
 # if it fails: the x32 check of the compiled filter ("x32 ABI:
-#   KILL_PROCESS" in `wardc explain`; compiler/seccomp_gen.c)
+#   KILL_PROCESS" in `wardc explain`; compiler/codegen/seccomp_gen.c)
 
 attack() {
 	sbx -- /input/probe x32

@@ -17,8 +17,8 @@
 #   host sees anything
 # control: outside, as root, the same program reaches every test host:
 #   they log the connections, the datagram and the echo request
-# if it fails: the network namespace (launcher/ns.c: CLONE_NEWNET, only
-#   lo brought up in launcher/init.c), capabilities dropped
+# if it fails: the network namespace (launcher/core/ns.c: CLONE_NEWNET, only
+#   lo brought up in launcher/core/init.c), capabilities dropped
 
 attack() {
 	local seen

@@ -12,7 +12,7 @@
 # control: the same scan outside the sandbox finds the three services
 #   open and the listeners log the connections
 # if it fails: the network namespace of the sandbox (its own loopback),
-#   launcher/ns.c; for the abstract socket, the namespace (net none) or
+#   launcher/core/ns.c; for the abstract socket, the namespace (net none) or
 #   Landlock's scoping (allow-lists)
 
 attack() {

@@ -11,7 +11,7 @@
 #   sockets: the program reports success where nothing stops it
 # if it fails: the profile's `allow socket if domain == AF_UNIX` and the
 #   compiler's narrowing of socket() for `net none`
-#   (compiler/seccomp_gen.c), the seccomp program (launcher/exec.c)
+#   (compiler/codegen/seccomp_gen.c), the seccomp program (launcher/core/exec.c)
 
 attack() {
 	local kinds="raw raw6 packet netlink tcp udp tcp6 icmp"

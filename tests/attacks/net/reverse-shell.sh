@@ -13,7 +13,7 @@
 #   host user, in the same network namespace, connects: the test host
 #   logs the connection and its packets
 # if it fails: the network namespace (net none: loopback only;
-#   launcher/ns.c clone3 flags), the profile's socket rule (AF_UNIX only)
+#   launcher/core/ns.c clone3 flags), the profile's socket rule (AF_UNIX only)
 
 attack() {
 	local seen

@@ -12,7 +12,7 @@
 # control: outside, the same dd into a host directory writes past 100 MiB
 #   (the file is removed at once): the size check would see a missing cap
 # if it fails: the tmpfs size of the profile's fs section and of /dev/shm
-#   (launcher/mounts.c), that the workspace is tmpfs and not a host
+#   (launcher/core/mounts.c), that the workspace is tmpfs and not a host
 #   directory
 
 attack() {

@@ -10,7 +10,7 @@
 # control: outside the sandbox, the same daemon outlives its parent: the
 #   host's process table shows the marker (the harness kills it)
 # if it fails: init's exit ends the pid namespace (the kernel kills every
-#   process in it), launcher/init.c; the cgroup kill on v1/v2
+#   process in it), launcher/core/init.c; the cgroup kill on v1/v2
 
 attack() {
 	local t0 t1 p

@@ -7,7 +7,7 @@
 #   nofile 256, minus stdin, stdout, stderr)
 # control: outside, with a limit of 4096, the same loop opens more than
 #   4000: the count follows the limit in force
-# if it fails: the rlimits of the target (nofile; launcher/exec.c)
+# if it fails: the rlimits of the target (nofile; launcher/core/exec.c)
 
 attack() {
 	put fds.py <<'PY'

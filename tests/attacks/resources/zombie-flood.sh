@@ -10,7 +10,7 @@
 #   check: test cgroup, host uid); the run exits 0
 # control: outside the sandbox, the same program counts its 200 zombies
 #   too: the count is real
-# if it fails: init's reaping (launcher/init.c step 16), the end of the
+# if it fails: init's reaping (launcher/core/init.c step 16), the end of the
 #   pid namespace with init
 
 attack() {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * syscall_names.h: a syscall's name from its number on the launcher's own
- * architecture (generated table, launcher/syscall_names.c).
+ * architecture (generated table, launcher/unprivileged/syscall_names.c).
  */
 #ifndef WARD_SYSCALL_NAMES_H
 #define WARD_SYSCALL_NAMES_H

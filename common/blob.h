@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * blob.h: the constants of the policy blob format, version 1, shared by the
- * reader (launcher/blob_read.c, the format's single source of truth) and the
- * writer (compiler/blob_write.c). The byte layout is described in
+ * reader (common/blob_read.c, the format's single source of truth) and the
+ * writer (compiler/codegen/blob_write.c). The byte layout is described in
  * docs/spec.md part 2; this file names its numbers.
  *
  * Every integer is little-endian. Every structure starts on an 8-byte

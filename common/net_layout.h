@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_layout.h: the layout of the network maps, shared by the compiler
- * that fills them (compiler/net_bpf.c), the blob reader that checks them
- * (launcher/blob_read.c) and the launcher that loads them and reads the
- * denials back (launcher/net.c). docs/spec.md part 5 describes them.
+ * that fills them (compiler/codegen/net_bpf.c), the blob reader that checks them
+ * (common/blob_read.c) and the launcher that loads them and reads the
+ * denials back (launcher/core/net.c). docs/spec.md part 5 describes them.
  *
  * The target architectures are little-endian, and so are the maps: the
  * programs read the port ranges and write the denial keys in the host's

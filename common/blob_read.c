@@ -892,7 +892,7 @@ static int read_net_map(struct cur *c, uint32_t i, struct ward_net_map *m)
 	return 0;
 }
 
-/* The instructions the compiler emits (compiler/net_bpf.c), and nothing
+/* The instructions the compiler emits (compiler/codegen/net_bpf.c), and nothing
  * else: the kernel's verifier checks the program; this keeps a forged blob
  * from reaching it with anything but these. */
 static bool net_opcode(uint8_t code)

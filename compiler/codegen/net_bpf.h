@@ -2,7 +2,7 @@
 /*
  * net_bpf.h: an egress allow-list compiled for the kernel: the eBPF
  * programs that the launcher attaches to the run's cgroup, and the contents
- * of the maps they read (launcher/net_layout.h, docs/spec.md part 5).
+ * of the maps they read (common/net_layout.h, docs/spec.md part 5).
  *
  * The programs are the same for every policy; the allow-list is data:
  * one LPM trie per address family whose value, for every network a rule
