@@ -74,9 +74,9 @@ EXPLAIN_INC := $(call inc,compiler/explain compiler/codegen compiler/check lang 
 LINT_INC := $(call inc,compiler/lint compiler/explain compiler/codegen compiler/check lang common)
 INTEROP_INC := $(call inc,compiler/interop compiler/explain compiler/codegen compiler/check lang common)
 WARDC_INC := $(call inc,compiler/cli compiler/lint compiler/interop compiler/explain compiler/codegen compiler/check lang common)
-CORE_INC := $(call inc,launcher/core launcher/supervisor launcher/unprivileged common)
-UNPRIV_INC := $(call inc,launcher/unprivileged launcher/core launcher/supervisor common)
-SUPERVISOR_INC := $(call inc,launcher/supervisor launcher/unprivileged launcher/core common $(GEN))
+CORE_INC := $(call inc,launcher/core launcher/lib launcher/supervisor launcher/unprivileged common)
+UNPRIV_INC := $(call inc,launcher/unprivileged launcher/lib launcher/core launcher/supervisor common)
+SUPERVISOR_INC := $(call inc,launcher/supervisor launcher/unprivileged launcher/core launcher/lib common $(GEN))
 TEST_INC := $(call inc,. $(patsubst %/,%,$(sort $(dir $(wildcard compiler/*/*.h launcher/*/*.h)))) lang common $(GEN))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -91,7 +91,7 @@ LINT_SRC := $(call src,compiler/lint)
 INTEROP_SRC := $(call src,compiler/interop)
 WARDC_SRC := $(call src,compiler/cli)
 COMPILER_MAINS := compiler/cli/wardc.c
-CORE_SRC := $(call src,launcher/core)
+CORE_SRC := $(call src,launcher/core launcher/lib)
 UNPRIV_SRC := $(call src,launcher/unprivileged)
 SUPERVISOR_SRC := $(call src,launcher/supervisor)
 LAUNCHER_MAINS := launcher/supervisor/main.c
@@ -233,6 +233,14 @@ $(SUITES): all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
 test-fuzz test-install: all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $(patsubst test-%,%,$@)
+
+# ---------------------------------------------------------------- tcb
+# The privileged core: every file of what runs as root or before the
+# target's execve (README, "The privileged core"; docs/spec.md 3.1).
+TCB_FILES = $(sort $(wildcard launcher/core/*.[ch] launcher/lib/*.[ch] launcher/supervisor/*.[ch])) \
+	$(addprefix common/,blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h util.c util.h)
+tcb:
+	@wc -l $(TCB_FILES) | sed '$$s/total$$/total: the privileged core/'
 
 # ---------------------------------------------------------------- demo
 demo: all

@@ -55,6 +55,7 @@ struct ward_identity {
 	const char *hostname; /* never NULL; "" keeps the default "ward" */
 	const char *workdir;  /* the target's working directory: absolute */
 	uint64_t caps_keep;   /* bit n = keep CAP n; 0 = drop everything */
+	bool keep_groups;     /* rootless: the caller's groups accepted */
 };
 
 struct ward_env_var {
@@ -116,6 +117,7 @@ enum ward_limit {
 struct ward_limits {
 	uint64_t set; /* bit n: limit n is set */
 	uint64_t value[WARD_LIM_COUNT];
+	bool oom_process; /* an OOM kill ends only its victim, not the run */
 };
 
 static inline bool ward_limit_is_set(const struct ward_limits *l,

@@ -373,7 +373,7 @@ _ward()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 

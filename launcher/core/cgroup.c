@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -400,10 +401,17 @@ static void remove_stale(const struct ward_cg_dir *d)
 	if (!ds)
 		return;
 	while ((e = readdir(ds))) {
+		_cleanup_close_ int run = -1;
 		bool is_run;
 
 		if (e->d_type != DT_DIR ||
 		    ward_cg_owner_alive("/proc", e->d_name, &is_run) || !is_run)
+			continue;
+		/* The owner looks dead from here, but a ward in another pid
+		 * namespace is not visible in our /proc: every live ward holds
+		 * a lock on its directories. */
+		run = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (run < 0 || flock(run, LOCK_EX | LOCK_NB) < 0)
 			continue;
 		/* Empty ones only: rmdir refuses a cgroup with processes or
 		 * children, which are then left alone. */
@@ -540,7 +548,9 @@ int ward_cg_create(struct ward_cgroup *cg, ward_err *err)
 		}
 		d->created = true;
 		d->fd = open(d->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (d->fd < 0) {
+		/* Held for the run: no other ward takes it for a dead one's
+		 * (remove_stale). */
+		if (d->fd < 0 || flock(d->fd, LOCK_EX | LOCK_NB) < 0) {
 			ward_fail(err, errno, "open %s", d->path);
 			goto fail;
 		}

@@ -29,6 +29,7 @@
 #ifndef WARD_CGROUP_H
 #define WARD_CGROUP_H
 
+#include "facts.h"
 #include "policy.h"
 #include "privilege.h"
 #include "util.h"
@@ -36,19 +37,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-enum ward_cg_ctrl {
-	WARD_CG_MEMORY,
-	WARD_CG_PIDS,
-	WARD_CG_CPU,
-	WARD_CG_CPUACCT, /* v1 only: CPU time when there is no cgroup2 */
-	WARD_CG_FREEZER, /* v1 only: kill without cgroup.kill */
-	WARD_CG_NCTRL
-};
-#define WARD_CG_BIT(c) (1u << (c))
-
-#define WARD_CG_MAXHIER 16
-#define WARD_CG_PATH	1024
 
 /* One mounted hierarchy. */
 struct ward_cg_hier {
@@ -72,9 +60,6 @@ struct ward_cg_host {
 int ward_cg_detect(const char *mountinfo, const char *self_cgroup,
 		   struct ward_cg_host *h, ward_err *err);
 
-/* "memory", "pids", ... */
-const char *ward_cg_ctrl_name(enum ward_cg_ctrl c);
-
 /* What a run needs. */
 struct ward_cg_request {
 	uint32_t need;	  /* controllers the policy's limits need */
@@ -82,39 +67,6 @@ struct ward_cg_request {
 	const char *base; /* --cgroup-base (a cgroup path), or NULL */
 	enum ward_mode mode;
 	uid_t uid; /* the caller's */
-};
-
-/* One directory of the run. */
-struct ward_cg_dir {
-	int version;
-	uint32_t ctrls;			  /* controllers used through it */
-	char mnt[WARD_CG_PATH];		  /* the hierarchy's mount point */
-	char base[WARD_CG_PATH];	  /* ward's base, a cgroup path */
-	char path[2 * WARD_CG_PATH + 64]; /* the run's directory */
-	int fd;				  /* the run's directory, or -1 */
-	bool created;
-	bool selfmove; /* v2, rootless default: move ward into a leaf first */
-};
-
-/* A limit written to a cgroup file, for the report. */
-struct ward_cg_applied {
-	enum ward_limit limit;
-	uint64_t value;
-	char where[96]; /* "cgroup v1 memory.limit_in_bytes" */
-};
-
-#define WARD_CG_MAXAPPLIED 8
-
-struct ward_cgroup {
-	bool active; /* the run has cgroups at all */
-	char run_id[48];
-	struct ward_cg_dir dir[WARD_CG_MAXHIER];
-	int ndirs;
-	int v2;			    /* index in dir[] of cgroup2, or -1 */
-	int by_ctrl[WARD_CG_NCTRL]; /* index in dir[] per controller, -1 */
-	bool swap_by_host; /* swap 0 holds because the host has no swap */
-	struct ward_cg_applied applied[WARD_CG_MAXAPPLIED];
-	int napplied;
 };
 
 /* Which controllers the policy's limits need (memory and swap: memory;
@@ -173,29 +125,6 @@ int ward_cg_kill_listed(int dirfd);
  * wait until the kernel says so, at most ~100 ms). */
 int ward_cg_freeze(int dirfd, bool frozen);
 
-/* Peaks and counters, each with the file it came from. */
-struct ward_cg_stats {
-	bool have_mem_peak;
-	uint64_t mem_peak;
-	const char *mem_peak_src;
-	bool have_cpu;
-	uint64_t cpu_user_usec, cpu_sys_usec;
-	const char *cpu_src;
-	bool have_pids_peak;
-	uint64_t pids_peak;
-	const char *pids_peak_src;
-	bool have_oom;
-	uint64_t oom_kills;    /* processes the OOM killer killed */
-	uint64_t mem_max_hits; /* times the limit was hit (v2 memory.events
-				  max, v1 memory.failcnt) */
-	const char *oom_src;
-	bool have_pids_events;
-	uint64_t pids_max_hits; /* forks refused (pids.events max) */
-	bool have_throttle;	/* the cpu quota's own counters */
-	uint64_t nr_throttled;	/* periods in which the quota ran out */
-	uint64_t throttled_usec;
-};
-
 void ward_cg_read_stats(const struct ward_cgroup *cg, struct ward_cg_stats *st);
 
 /* The same from single directories (unit tests): memory, pids, cpu
@@ -210,13 +139,18 @@ void ward_cg_read_throttle(int cpu_fd, int version, struct ward_cg_stats *st);
 /* pids.current now (for a sampled peak), or -1. */
 long ward_cg_pids_current(const struct ward_cgroup *cg);
 
+/* A descriptor that becomes ready when the OOM killer kills in the run's
+ * memory cgroup (cgroup2: memory.events, poll for POLLPRI; v1: an eventfd
+ * registered for memory.oom_control, POLLIN), or -1 when there is no
+ * memory controller (err filled on a failure). */
+int ward_cg_oom_watch(const struct ward_cgroup *cg, ward_err *err);
+
+/* After watch_fd was ready: did the OOM killer kill in the run? */
+bool ward_cg_oom_killed(const struct ward_cgroup *cg, int watch_fd);
+
 /* Remove the run's directories; each is checked empty first (its
  * cgroup.procs read), killed again and retried for a while if not.
  * Closes the descriptors. */
-struct ward_cg_cleanup {
-	bool removed;	     /* every directory removed */
-	unsigned procs_left; /* processes found at the last check */
-};
 void ward_cg_remove(struct ward_cgroup *cg, struct ward_cg_cleanup *res);
 
 /* Close the descriptors (after remove or on an early exit). */

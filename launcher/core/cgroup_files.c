@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/eventfd.h>
 
 #define CPU_PERIOD_US 100000ull
 
@@ -88,6 +89,19 @@ static int memory_limits(int dirfd, int v, const struct ward_limits *l,
 		if (put_u64(dirfd, limit, m, err) < 0)
 			return -1;
 		record(cg, WARD_LIM_MEMORY, m, v, limit);
+		/* An OOM kill of one process ends the whole group (the
+		 * first seed): the kernel's own on cgroup2, the
+		 * supervisor's on v1 (ward_cg_oom_watch). */
+		if (v == 2 && !l->oom_process &&
+		    put(dirfd, "memory.oom.group", "1", err) < 0)
+			return -1;
+		/* v1 has no oom.group: the kernel's killer is held back, so
+		 * that a process at the limit waits (killable) instead of
+		 * one victim dying while the rest goes on, and the
+		 * supervisor, told by the OOM notification, kills all. */
+		if (v == 1 && !l->oom_process &&
+		    put(dirfd, "memory.oom_control", "1", err) < 0)
+			return -1;
 	}
 	if (!swap)
 		return 0;
@@ -319,4 +333,50 @@ long ward_cg_pids_current(const struct ward_cgroup *cg)
 	if (fd < 0 || !read_u64(fd, "pids.current", &n))
 		return -1;
 	return (long)n;
+}
+
+/* ------------------------------------------------------------ OOM */
+
+int ward_cg_oom_watch(const struct ward_cgroup *cg, ward_err *err)
+{
+	int v = 0, mem = fd_of(cg, cg->by_ctrl[WARD_CG_MEMORY], &v);
+	_cleanup_close_ int ctl = -1, oom = -1, efd = -1;
+	char text[64];
+
+	if (mem < 0)
+		return -1;
+	/* cgroup2: memory.events is modified on every OOM kill, which
+	 * poll() reports as POLLPRI. */
+	if (v == 2) {
+		int fd = openat(mem, "memory.events", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return ward_fail(err, errno, "open memory.events");
+		return fd;
+	}
+	/* v1: an eventfd registered for memory.oom_control. */
+	efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	oom = openat(mem, "memory.oom_control", O_RDONLY | O_CLOEXEC);
+	ctl = openat(mem, "cgroup.event_control", O_WRONLY | O_CLOEXEC);
+	if (efd < 0 || oom < 0 || ctl < 0)
+		return ward_fail(err, errno, "the v1 OOM notification");
+	snprintf(text, sizeof(text), "%d %d", efd, oom);
+	if (write(ctl, text, strlen(text)) != (ssize_t)strlen(text))
+		return ward_fail(err, errno, "register for memory.oom_control");
+	return steal_fd(&efd);
+}
+
+bool ward_cg_oom_killed(const struct ward_cgroup *cg, int watch_fd)
+{
+	int v = 0, mem = fd_of(cg, cg->by_ctrl[WARD_CG_MEMORY], &v);
+	uint64_t n = 0, ticks = 0;
+
+	if (mem < 0)
+		return false;
+	if (v == 2)
+		return (keyed(mem, "memory.events", "oom_kill", &n) && n > 0) ||
+		       (keyed(mem, "memory.events", "oom", &n) && n > 0);
+	/* v1: the notification is the OOM itself (the killer is held
+	 * back: a process waits at the limit). */
+	return read(watch_fd, &ticks, sizeof(ticks)) == sizeof(ticks) &&
+	       ticks > 0;
 }

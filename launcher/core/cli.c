@@ -25,7 +25,8 @@ enum {
 	OPT_EXPORT,
 	OPT_MANIFEST,
 	OPT_WSBASE,
-	OPT_KEEPWS
+	OPT_KEEPWS,
+	OPT_REPLACE
 };
 
 static const struct option options[] = {
@@ -43,6 +44,7 @@ static const struct option options[] = {
     {"manifest", required_argument, NULL, OPT_MANIFEST},
     {"workspace-base", required_argument, NULL, OPT_WSBASE},
     {"keep-workspace", no_argument, NULL, OPT_KEEPWS},
+    {"replace", no_argument, NULL, OPT_REPLACE},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -73,6 +75,10 @@ void ward_cli_usage(FILE *f)
 	    "                         or /tmp/ward-UID)\n"
 	    "  --keep-workspace       do not remove the workspace (debugging)\n"
 	    "  --report FILE          write the run report (JSON) to FILE\n"
+	    "  --replace              remove an existing --report, --stdout,\n"
+	    "                         --stderr or --manifest file of yours "
+	    "first\n"
+	    "                         (without it ward refuses to reuse one)\n"
 	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
 	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
 	    "                         - passes ward's own)\n"
@@ -209,6 +215,9 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_KEEPWS:
 		cli->keep_workspace = true;
+		return 0;
+	case OPT_REPLACE:
+		cli->replace = true;
 		return 0;
 	case OPT_REPORT:
 		cli->report_path = optarg;

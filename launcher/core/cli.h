@@ -36,6 +36,7 @@ struct ward_cli {
 	const char *manifest_path;  /* --manifest FILE, or NULL */
 	const char *workspace_base; /* --workspace-base DIR, or NULL */
 	bool keep_workspace;	    /* --keep-workspace */
+	bool replace; /* --replace: an existing output file of ours goes */
 	bool help, version, verbose;
 };
 

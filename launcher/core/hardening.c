@@ -87,7 +87,7 @@ static int cmp_int(const void *a, const void *b)
 
 int ward_close_fds_except(const int *keep, size_t n, ward_err *err)
 {
-	int sorted[8];
+	int sorted[16];
 	unsigned from = 3;
 
 	if (n > ARRAY_LEN(sorted))
@@ -209,4 +209,35 @@ int ward_install_seccomp(const struct ward_seccomp *sc, int *listener,
 	if (listener)
 		*listener = (int)rc;
 	return 0;
+}
+
+void ward_measure_self(struct ward_measured *m)
+{
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {{0}};
+	gid_t groups[WARD_MEASURED_GROUPS];
+	int n;
+
+	memset(m, 0, sizeof(*m));
+	getresuid(&m->uid[0], &m->uid[1], &m->uid[2]);
+	getresgid(&m->gid[0], &m->gid[1], &m->gid[2]);
+	n = getgroups(WARD_MEASURED_GROUPS, groups);
+	m->ngroups = n;
+	for (int i = 0; i < n; i++)
+		m->groups[i] = groups[i];
+	if (syscall(SYS_capget, &h, d) == 0) {
+		m->cap_eff = d[0].effective | (uint64_t)d[1].effective << 32;
+		m->cap_prm = d[0].permitted | (uint64_t)d[1].permitted << 32;
+		m->cap_inh = d[0].inheritable | (uint64_t)d[1].inheritable
+						    << 32;
+	}
+	for (int c = 0; c < 64; c++) {
+		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+			m->cap_bnd |= 1ull << c;
+		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
+			m->cap_amb |= 1ull << c;
+	}
+	m->no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
+	m->securebits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	m->dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 }

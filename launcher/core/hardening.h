@@ -7,6 +7,7 @@
 #ifndef WARD_HARDENING_H
 #define WARD_HARDENING_H
 
+#include "facts.h"
 #include "policy.h"
 #include "util.h"
 
@@ -45,5 +46,10 @@ int ward_forbid_userns(const char *procsys, ward_err *err);
  * program that returns SECCOMP_RET_USER_NOTIF needs one). */
 int ward_install_seccomp(const struct ward_seccomp *sc, int *listener,
 			 ward_err *err);
+
+/* The calling process's credentials, as the kernel has them: ids, groups,
+ * every capability set, no_new_privs, securebits, dumpable. (seccomp is
+ * the caller's to fill: after the filter, prctl itself may be refused.) */
+void ward_measure_self(struct ward_measured *m);
 
 #endif

@@ -16,11 +16,11 @@
  */
 #include "exec.h"
 #include "exitcode.h"
+#include "fdpass.h"
 #include "hardening.h"
 #include "launch.h"
 #include "mounts.h"
 #include "net.h"
-#include "supervise.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -40,6 +40,17 @@ void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text)
 
 	if (text)
 		snprintf(m.text, sizeof(m.text), "%s", text);
+	do
+		n = write(fd, &m, sizeof(m));
+	while (n < 0 && errno == EINTR);
+}
+
+void ward_msg_send_raw(int fd, uint32_t kind, const void *data, size_t len)
+{
+	struct ward_msg m = {.kind = kind};
+	ssize_t n;
+
+	memcpy(m.text, data, len < sizeof(m.text) ? len : sizeof(m.text));
 	do
 		n = write(fd, &m, sizeof(m));
 	while (n < 0 && errno == EINTR);
@@ -164,9 +175,12 @@ static _Noreturn void exec_failed(const struct ward_launch *l,
 				  : WARD_EXIT_CANNOT_EXEC);
 }
 
-/* The seccomp listener's descriptor, written by the target (which runs in
- * init's memory) and read by init once the target has exec'd. */
+/* The seccomp listener's descriptor and the target's credentials, written
+ * by the target (which runs in init's memory) and read by init once the
+ * target has exec'd. */
 static volatile int listener_fd = -1;
+static struct ward_measured measured;
+static volatile bool have_measured;
 
 /* The target: what is per process, then seccomp, then execve. It runs in
  * init's memory (see spawn_target): no allocation, nothing written but its
@@ -174,6 +188,7 @@ static volatile int listener_fd = -1;
 static _Noreturn void target_main(const struct ward_launch *l)
 {
 	const struct ward_policy *p = l->policy;
+	struct ward_measured id;
 	char path[PATH_MAX];
 	ward_err err = {0};
 
@@ -195,6 +210,7 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	if (ward_set_rlimits(&p->limits, &err) < 0)
 		fail(l, &err);
 	umask(l->umask);
+	ward_measure_self(&id);
 	/* Last: the filter need not allow anything of the setup. */
 	if (l->notify_wr >= 0) {
 		int fd = -1;
@@ -208,13 +224,18 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	} else if (ward_install_seccomp(&p->seccomp, NULL, &err) < 0) {
 		fail(l, &err);
 	}
+	/* The credentials execve will keep, as the kernel holds them now
+	 * (no system call after the filter: it may refuse them). */
+	measured = id;
+	measured.seccomp = 2;
+	have_measured = true;
 	execve(path, l->argv, l->envp);
 	ward_fail(&err, errno, "%s", path);
 	exec_failed(l, &err);
 }
 
-/* Reap everything; forward the catchable termination signals to the
- * target; report the target's status when it ends. */
+/* Reap everything; forward the catchable termination signals to every
+ * process of the sandbox; report the target's status when it ends. */
 static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 			   const sigset_t *set)
 {
@@ -225,8 +246,12 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 
 		if (sigwaitinfo(set, &si) < 0)
 			continue;
+		/* The whole group, not the target alone: its children and
+		 * their orphans get the same chance to end cleanly (kill -1
+		 * from PID 1 reaches every other process of the pid
+		 * namespace). */
 		if (si.si_signo != SIGCHLD) {
-			kill(target, si.si_signo);
+			kill(-1, si.si_signo);
 			continue;
 		}
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
@@ -306,6 +331,9 @@ _Noreturn void ward_init_main(const struct ward_launch *l)
 		fail(l, &err);
 	}
 	pass_listener(l);
+	if (have_measured)
+		ward_msg_send_raw(l->msg_wr, WARD_MSG_IDENTITY, &measured,
+				  sizeof(measured));
 	close(l->sync_rd);
 	reap(l, target, &set);
 }

@@ -13,6 +13,7 @@
 #ifndef WARD_LAUNCH_H
 #define WARD_LAUNCH_H
 
+#include "facts.h"
 #include "policy.h"
 #include "privilege.h"
 #include "util.h"
@@ -53,10 +54,11 @@ struct ward_launch {
 /* Messages from inside to the supervisor, one write(2) each (smaller than
  * PIPE_BUF, so never interleaved). */
 enum ward_msg_kind {
-	WARD_MSG_SETUP_FAILED = 1, /* code: errno; text: what failed */
-	WARD_MSG_EXEC_FAILED = 2,  /* code: errno of the program lookup or
-				      execve; text: the program */
-	WARD_MSG_TARGET_STATUS = 3 /* code: the target's wait status */
+	WARD_MSG_SETUP_FAILED = 1,  /* code: errno; text: what failed */
+	WARD_MSG_EXEC_FAILED = 2,   /* code: errno of the program lookup or
+				       execve; text: the program */
+	WARD_MSG_TARGET_STATUS = 3, /* code: the target's wait status */
+	WARD_MSG_IDENTITY = 4	    /* text: struct ward_measured */
 };
 
 struct ward_msg {
@@ -65,8 +67,12 @@ struct ward_msg {
 	char text[WARD_ERR_MSG_MAX];
 };
 
+_Static_assert(sizeof(struct ward_measured) <= WARD_ERR_MSG_MAX,
+	       "the measured identity fits in a message");
+
 /* Send a message (best effort: the supervisor may be gone). */
 void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text);
+void ward_msg_send_raw(int fd, uint32_t kind, const void *data, size_t len);
 
 /* Init: the child of clone3(), PID 1 of the new pid namespace. Never
  * returns. */

@@ -56,6 +56,64 @@ int ward_priv_detect(struct ward_priv *p, int64_t host_uid, int64_t host_gid,
 	return 0;
 }
 
+/* The name of group gid in /etc/group, or "" (no NSS in a static ward). */
+static void group_name(gid_t gid, char *buf, size_t len)
+{
+	_cleanup_fclose_ FILE *f = fopen("/etc/group", "re");
+	char line[512];
+
+	buf[0] = '\0';
+	while (f && fgets(line, sizeof(line), f)) {
+		char *name = strtok(line, ":"), *pw = strtok(NULL, ":"),
+		     *id = strtok(NULL, ":");
+
+		if (name && pw && id && strtoul(id, NULL, 10) == gid) {
+			snprintf(buf, len, "%s", name);
+			return;
+		}
+	}
+}
+
+int ward_priv_check_groups(const struct ward_priv *p, bool accept,
+			   ward_err *err)
+{
+	gid_t g[64];
+	char list[300] = "";
+	size_t off = 0;
+	int n = 0, shown = 0;
+
+	if (p->mode != WARD_MODE_ROOTLESS || accept)
+		return 0;
+	n = getgroups(ARRAY_LEN(g), g);
+	if (n < 0)
+		return ward_fail(err, errno, "getgroups");
+	for (int i = 0; i < n; i++) {
+		char name[64];
+
+		if (g[i] == p->caller_gid)
+			continue;
+		group_name(g[i], name, sizeof(name));
+		if (off < sizeof(list))
+			off += (size_t)snprintf(
+			    list + off, sizeof(list) - off, "%s%s%s%u%s",
+			    shown ? ", " : "", name, name[0] ? " (" : "",
+			    (unsigned)g[i], name[0] ? ")" : "");
+		shown++;
+	}
+	if (!shown)
+		return 0;
+	return ward_fail(
+	    err, 0,
+	    "rootless, the sandbox would keep your supplementary "
+	    "group%s %s, and with them access to what those groups "
+	    "may read: an unprivileged user namespace cannot drop "
+	    "them. Start ward without them (`setpriv "
+	    "--clear-groups ...`, `sg GROUP ...`, or a service user "
+	    "that has none), or let the policy accept them "
+	    "(identity { groups keep; })",
+	    shown > 1 ? "s" : "", list);
+}
+
 const char *ward_mode_name(enum ward_mode m)
 {
 	return m == WARD_MODE_ROOT ? "root" : "rootless";

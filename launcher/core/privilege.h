@@ -40,6 +40,12 @@ int ward_priv_detect(struct ward_priv *p, int64_t host_uid, int64_t host_gid,
 
 const char *ward_mode_name(enum ward_mode m);
 
+/* Rootless, the caller's supplementary groups follow the sandbox and
+ * cannot be dropped there (setgroups is denied in an unprivileged user
+ * namespace): refuse them, naming each, unless the policy accepts them. */
+int ward_priv_check_groups(const struct ward_priv *p, bool accept,
+			   ward_err *err);
+
 /* Write setgroups "deny", uid_map and gid_map of process pid (a child in a
  * new user namespace): the sandbox's uid/gid -> the host ids of *p. */
 int ward_priv_write_maps(const struct ward_priv *p, pid_t pid, uint32_t uid,

@@ -5,44 +5,57 @@
  * This file is the supervisor's flat, ordered list of steps:
  *
  *   prepare    everything that can be refused is refused here, before any
- *              process or cgroup exists: usage, privilege, the blob file
- *              and its digest, the blob's contents, what the host can
- *              enforce (cgroups included), the slots
- *   create     the run's cgroups and their limits, the output pipes, the
- *              seccomp listener's socket
+ *              process or cgroup exists: usage, privilege, the files ward
+ *              writes for the caller, the blob file and its digest, the
+ *              blob's contents, what the host can enforce (cgroups
+ *              included), the workspace, the slots
+ *   courier    the target's pipes, then the courier (courier.c): a fork
+ *              that drops every privilege and handles all that comes out
+ *              of the sandbox; it checks and snapshots the writable slots
+ *              and says READY, or why not
+ *   create     the run's cgroups and their limits, the seccomp listener's
+ *              socket
  *   spawn      one clone3() makes init (init.c) in its cgroup2 directory;
  *              its v1 cgroups are joined while it is still held
- *   supervise  the loop (supervise.c): exit, signals, wall time, output,
- *              seccomp kills
+ *   supervise  the loop (supervise.c): exit, signals, wall time, the
+ *              courier's word, seccomp kills
  *   finish     on every path: kill what is left, read the counters, remove
- *              the cgroups, decide why the run ended; then the file diff,
- *              the exports and the workspace's removal (channel.c, once
- *              nothing of the sandbox is left); write the report
+ *              the cgroups
+ *   deliver    tell the courier the sandbox is gone; it diffs, exports and
+ *              empties the workspace; then the workspace's empty
+ *              directories are removed here and the facts go to the
+ *              courier, which writes the report
  *
- * The order and the reason for it are in docs/spec.md part 3; the report
- * in part 4.
+ * The supervisor never reads what the sandbox wrote: not its streams, not
+ * its files, not their names (docs/spec.md 3.1). The order and the reason
+ * for it are in docs/spec.md part 3; the report in part 4.
  */
 #include "blob_read.h"
 #include "blobfile.h"
 #include "cgroup.h"
-#include "channel.h"
 #include "check.h"
 #include "cli.h"
+#include "courier.h"
+#include "drop.h"
 #include "exec.h"
 #include "exitcode.h"
+#include "facts.h"
+#include "hardening.h"
 #include "launch.h"
 #include "net.h"
 #include "ns.h"
-#include "output.h"
+#include "outputs.h"
 #include "privilege.h"
-#include "report.h"
+#include "reclaim.h"
 #include "sha256.h"
 #include "supervise.h"
-#include "verdict.h"
+#include "workspace.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/signalfd.h>
@@ -63,24 +76,20 @@ struct run {
 	struct ward_blob blob;
 	bool have_blob;
 	struct ward_launch l;
-	int report_fd, stdin_fd, stdout_fd, stderr_fd, sigfd;
-	int pipe_wr[2]; /* the target's ends of its stdout and stderr pipes */
-	int notify_rd;	/* the supervisor's end of the listener's socket */
+	struct ward_outputs outs;
+	int stdin_fd, sigfd;
+	int pipe_rd[2], pipe_wr[2]; /* the target's stdout and stderr */
+	bool have_pipes;
+	int notify_rd; /* the supervisor's end of the listener's socket */
+	int oom_fd;    /* ward_cg_oom_watch, or -1 */
 	struct ward_cgroup cg;
-	struct ward_output out;
-	bool have_out;
 	struct ward_net_state net;
-	struct ward_report_denial *denials;
-	size_t ndenials;
-	bool net_checked;
 	struct ward_child child;
 	bool spawned, supervised;
-	struct ward_outcome outcome;
-	struct ward_cg_stats stats;
 	struct ward_cg_cleanup cleanup;
-	struct ward_verdict verdict;
-	struct timespec created, destroyed;
-	struct ward_channel ch; /* workspace, file diff, exports */
+	pid_t courier;		      /* 0 before it is made */
+	int to_courier, from_courier; /* our ends of its pipes */
+	struct ward_facts facts;      /* what the courier is told at the end */
 };
 
 static void close_fd(int *fd)
@@ -97,20 +106,19 @@ static void run_free(struct run *r)
 	free(r->buf);
 	free(r->l.slots);
 	free(r->l.envp);
-	free(r->denials);
-	ward_channel_free(&r->ch);
+	ward_outputs_free(&r->outs);
 	ward_cli_free(&r->cli);
-	close_fd(&r->report_fd);
 	close_fd(&r->stdin_fd);
-	close_fd(&r->stdout_fd);
-	close_fd(&r->stderr_fd);
 	close_fd(&r->sigfd);
-	close_fd(&r->pipe_wr[0]);
-	close_fd(&r->pipe_wr[1]);
+	for (int i = 0; i < 2; i++) {
+		close_fd(&r->pipe_rd[i]);
+		close_fd(&r->pipe_wr[i]);
+	}
 	close_fd(&r->notify_rd);
+	close_fd(&r->oom_fd);
 	close_fd(&r->l.notify_wr);
-	for (int i = 0; i < 2; i++)
-		close_fd(&r->out.s[i].rd);
+	close_fd(&r->to_courier);
+	close_fd(&r->from_courier);
 	ward_cg_close(&r->cg);
 }
 
@@ -161,27 +169,14 @@ static int open_stdin(struct run *r, ward_err *err)
 	return 0;
 }
 
-/* --report, --stdout, --stderr: opened first, so that a bad path is
- * refused before anything else is done. */
-static int open_out(const char *opt, const char *path, int *fd, ward_err *err)
-{
-	if (!path)
-		return 0;
-	*fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW,
-		   0644);
-	if (*fd < 0)
-		return ward_fail(err, errno, "%s %s", opt, path);
-	return 0;
-}
-
 /* Signals that must reach the target go through the supervisor's loop. */
 static int catch_signals(struct run *r, ward_err *err)
 {
 	sigset_t set;
 
-	/* A write to a pipe whose reader is gone (init died, or the
-	 * caller's end of ward's stdout) is an error to handle, not a
-	 * reason to die. The target gets SIGPIPE back. */
+	/* A write to a pipe whose reader is gone (init died, the courier
+	 * died) is an error to handle, not a reason to die. The target
+	 * gets SIGPIPE back. */
 	signal(SIGPIPE, SIG_IGN);
 	sigemptyset(&set);
 	sigaddset(&set, SIGTERM);
@@ -231,22 +226,23 @@ static int prepare(struct run *r, ward_err *err)
 	    0)
 		return -1;
 	r->have_priv = true;
-	if (open_out("--report", r->cli.report_path, &r->report_fd, err) < 0 ||
-	    open_out("--stdout", r->cli.stdout_path, &r->stdout_fd, err) < 0 ||
-	    open_out("--stderr", r->cli.stderr_path, &r->stderr_fd, err) < 0)
-		return -1;
-	if (load_blob(r, err) < 0)
+	if (ward_outputs_open_files(&r->outs, &r->cli, err) < 0 ||
+	    load_blob(r, err) < 0)
 		return -1;
 	p = &r->blob.policy;
-	if (ward_check_policy(p, err) < 0)
+	if (ward_check_policy(p, err) < 0 ||
+	    ward_priv_check_groups(&r->priv, p->identity.keep_groups, err) < 0)
 		return -1;
 	/* NET: can this host and mode enforce the allow-list? */
 	if (p->net.mode != WARD_NET_NONE &&
 	    ward_net_check_host(&p->net, r->priv.mode, err) < 0)
 		return -1;
 	/* The workspace's slots join the caller's before they are matched. */
-	if (ward_channel_prepare(&r->ch, p, &r->cli, &r->priv, err) < 0)
+	if (ward_outputs_prepare(&r->outs, p, &r->cli, &r->priv, err) < 0)
 		return -1;
+	if (r->outs.have_ws)
+		r->outs.ws.reclaimed = ward_reclaim(
+		    r->outs.ws.base_fd, r->priv.mode == WARD_MODE_ROOT);
 	r->l.slots = calloc(p->nmounts, sizeof(*r->l.slots));
 	if (!r->l.slots)
 		return ward_fail(err, ENOMEM, "slots");
@@ -270,36 +266,182 @@ static int prepare(struct run *r, ward_err *err)
 	return 0;
 }
 
-/* The target's stdout and stderr: pipes the supervisor reads (never ward's
+/* The target's stdout and stderr: pipes the courier reads (never ward's
  * own descriptors, so no terminal reaches the sandbox). */
 static int make_pipes(struct run *r, ward_err *err)
 {
-	const struct ward_policy *p = &r->blob.policy;
+	static const char *const names[2] = {"stdout", "stderr"};
 
-	ward_output_init(&r->out, &p->limits,
-			 r->stdout_fd >= 0 ? r->stdout_fd : 1,
-			 r->stderr_fd >= 0 ? r->stderr_fd : 2);
-	r->have_out = true;
 	for (int i = 0; i < 2; i++) {
 		int fds[2];
 
 		if (pipe2(fds, O_CLOEXEC) < 0)
-			return ward_fail(err, errno, "pipe for %s",
-					 r->out.s[i].name);
-		r->out.s[i].rd = fds[0];
+			return ward_fail(err, errno, "pipe for %s", names[i]);
+		r->pipe_rd[i] = fds[0];
 		r->pipe_wr[i] = fds[1];
 		r->l.stdio[1 + i] = fds[1];
 		if (fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0)
 			return ward_fail(err, errno, "O_NONBLOCK");
 	}
+	r->have_pipes = true;
 	return 0;
 }
+
+/* ---------------------------------------------------------------- courier */
+
+/* The courier's life, in the child: the privileges go first. */
+static _Noreturn void courier_main(struct run *r, struct ward_courier *c,
+				   pid_t parent)
+{
+	/* Before the ids were checked (a refusal of them), root's courier
+	 * is nobody. */
+	const bool root =
+	    r->have_priv ? r->priv.mode == WARD_MODE_ROOT : geteuid() == 0;
+	const struct ward_drop d = {
+	    .change_ids = root,
+	    .uid = r->have_priv ? r->priv.host_uid : WARD_DEFAULT_HOST_ID,
+	    .gid = r->have_priv ? r->priv.host_gid : WARD_DEFAULT_HOST_ID,
+	    .parent = parent,
+	};
+	const int keep[] = {c->report_fd,	 r->pipe_rd[0],
+			    r->pipe_rd[1],	 r->outs.stdout_fd,
+			    r->outs.stderr_fd,	 r->outs.export_fd,
+			    r->outs.manifest_fd, c->ws ? c->ws->fd : -1,
+			    c->to_sup,		 c->from_sup};
+	ward_err err = {0};
+
+	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
+	    ward_drop_privileges(&d, &err) < 0) {
+		struct ward_courier_msg m = {.kind = WARD_C_REFUSE};
+		char buf[WARD_ERR_MSG_MAX + 64];
+
+		snprintf(m.text, sizeof(m.text), "the courier: %s",
+			 ward_err_str(&err, buf, sizeof(buf)));
+		if (write(c->to_sup, &m, sizeof(m)) < 0)
+			_exit(2);
+		_exit(1);
+	}
+	/* From here on nothing is privileged: the courier's own state. */
+	ward_channel_init(&c->ch);
+	c->ch.export_fd = r->outs.export_fd;
+	c->ch.manifest_fd = r->outs.manifest_fd;
+	if (c->have_out) {
+		ward_output_init(&c->out, &c->policy->limits,
+				 r->outs.stdout_fd >= 0 ? r->outs.stdout_fd : 1,
+				 r->outs.stderr_fd >= 0 ? r->outs.stderr_fd
+							: 2);
+		c->out.s[0].rd = r->pipe_rd[0];
+		c->out.s[1].rd = r->pipe_rd[1];
+	}
+	_exit(ward_courier_run(c));
+}
+
+/* A message of the courier's, as ward may print it: a name of the
+ * sandbox's may be in it, and reaches the caller's terminal. */
+static void printable(char *s)
+{
+	for (; *s; s++)
+		if (!isprint((unsigned char)*s))
+			*s = '?';
+}
+
+static int start_courier(struct run *r, bool will_run, ward_err *err)
+{
+	static struct ward_courier c;
+	static struct ward_channel_arg *args;
+	const struct ward_policy *p = r->have_blob ? &r->blob.policy : NULL;
+	int to[2], from[2];
+	pid_t parent = getpid();
+
+	args = calloc(r->cli.nslots ? r->cli.nslots : 1, sizeof(*args));
+	if (!args)
+		return ward_fail(err, ENOMEM, "the courier");
+	for (size_t i = 0; i < r->cli.nslots; i++)
+		args[i] = (struct ward_channel_arg){r->cli.slots[i].name,
+						    r->cli.slots[i].path};
+	c = (struct ward_courier){
+	    .policy = p,
+	    .digest_hex = r->digest_hex[0] ? r->digest_hex : NULL,
+	    .mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL,
+	    .host_uid = r->priv.host_uid,
+	    .host_gid = r->priv.host_gid,
+	    .will_run = will_run,
+	    .verbose = r->cli.verbose,
+	    .seccomp_listener =
+		p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY),
+	    .slots = args,
+	    .nslots = r->cli.nslots,
+	    .report_fd = r->outs.report_fd,
+	    .have_out = r->have_pipes && p,
+	    .ws = r->outs.have_ws ? &r->outs.ws : NULL,
+	};
+	if (pipe2(to, O_CLOEXEC) < 0)
+		return ward_fail(err, errno, "pipe to the courier");
+	if (pipe2(from, O_CLOEXEC) < 0) {
+		close(to[0]);
+		close(to[1]);
+		return ward_fail(err, errno, "pipe from the courier");
+	}
+	c.from_sup = to[0];
+	c.to_sup = from[1];
+	r->courier = fork();
+	if (r->courier < 0) {
+		r->courier = 0;
+		ward_fail(err, errno, "fork the courier");
+		close(to[0]);
+		close(to[1]);
+		close(from[0]);
+		close(from[1]);
+		return -1;
+	}
+	if (r->courier == 0)
+		courier_main(r, &c, parent);
+	close(to[0]);
+	close(from[1]);
+	r->to_courier = to[1];
+	r->from_courier = from[0];
+	/* Only the courier reads the streams. */
+	close_fd(&r->pipe_rd[0]);
+	close_fd(&r->pipe_rd[1]);
+	return 0;
+}
+
+/* One message of the courier's (blocking); 0 at its end. */
+static int hear_courier(struct run *r, struct ward_courier_msg *m)
+{
+	ssize_t n;
+
+	do
+		n = read(r->from_courier, m, sizeof(*m));
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(*m))
+		return 0;
+	m->text[sizeof(m->text) - 1] = '\0';
+	printable(m->text);
+	return 1;
+}
+
+/* The courier has checked and snapshotted the writable slots. */
+static int courier_ready(struct run *r, ward_err *err)
+{
+	struct ward_courier_msg m;
+
+	if (!hear_courier(r, &m))
+		return ward_fail(err, 0, "the courier ended before the run");
+	if (m.kind == WARD_C_REFUSE)
+		return ward_fail(err, 0, "%s", m.text);
+	if (m.kind != WARD_C_READY)
+		return ward_fail(err, 0, "the courier said %u", m.kind);
+	return 0;
+}
+
+/* ---------------------------------------------------------------- run */
 
 static int create(struct run *r, ward_err *err)
 {
 	const struct ward_policy *p = &r->blob.policy;
 
-	clock_gettime(CLOCK_REALTIME, &r->created);
+	clock_gettime(CLOCK_REALTIME, &r->facts.created);
 	if (r->cg.active) {
 		if (ward_cg_create(&r->cg, err) < 0 ||
 		    ward_cg_set_limits(&r->cg, &p->limits, "/proc/swaps", err) <
@@ -307,13 +449,17 @@ static int create(struct run *r, ward_err *err)
 			return -1;
 		if (r->cg.v2 >= 0)
 			r->l.cgroup_fd = r->cg.dir[r->cg.v2].fd;
+		/* An OOM kill anywhere in the run ends all of it, unless the
+		 * policy says the victim alone. */
+		if (ward_limit_is_set(&p->limits, WARD_LIM_MEMORY) &&
+		    !p->limits.oom_process &&
+		    (r->oom_fd = ward_cg_oom_watch(&r->cg, err)) < 0)
+			return -1;
 	}
 	/* NET: the programs are attached to the run's cgroup2 directory,
 	 * which exists now, before any process of the sandbox does. */
 	if (p->net.mode == WARD_NET_ALLOWLIST &&
 	    ward_net_setup(&p->net, r->l.cgroup_fd, &r->net, err) < 0)
-		return -1;
-	if (make_pipes(r, err) < 0)
 		return -1;
 	if (p->requirements & WARD_REQ_SECCOMP_NOTIFY) {
 		int sv[2];
@@ -362,12 +508,12 @@ static int supervise(struct run *r, ward_err *err)
 	    .grace_ms = ward_limit_is_set(l, WARD_LIM_GRACE)
 			    ? l->value[WARD_LIM_GRACE]
 			    : 0,
-	    .out = &r->out,
+	    .courier = r->from_courier,
+	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
-	    .rules = &r->blob.policy.rules,
 	    .cg = &r->cg,
 	};
-	int rc = ward_supervise(&w, &r->outcome, err);
+	int rc = ward_supervise(&w, &r->facts.outcome, err);
 
 	r->notify_rd = -1; /* closed by the loop */
 	r->supervised = true;
@@ -378,24 +524,20 @@ static int supervise(struct run *r, ward_err *err)
 static void read_denials(struct run *r)
 {
 	struct ward_net_denial *d = NULL;
+	struct ward_facts *f = &r->facts;
 	size_t n = 0;
 	ward_err err = {0};
 
 	if (r->blob.policy.net.mode != WARD_NET_ALLOWLIST || !r->spawned ||
 	    ward_net_denials(&r->net, &d, &n, &err) < 0)
 		return;
-	r->net_checked = true;
-	r->denials = calloc(n ? n : 1, sizeof(*r->denials));
-	if (!r->denials) {
-		free(d);
-		return;
+	f->net_checked = true;
+	for (size_t i = 0; i < n && i < WARD_FACTS_DENIALS; i++) {
+		ward_net_denial_str(&d[i], f->denials[i].what,
+				    sizeof(f->denials[i].what));
+		f->denials[i].count = d[i].count;
+		f->ndenials++;
 	}
-	for (size_t i = 0; i < n; i++) {
-		ward_net_denial_str(&d[i], r->denials[i].what,
-				    sizeof(r->denials[i].what));
-		r->denials[i].count = d[i].count;
-	}
-	r->ndenials = n;
 	free(d);
 }
 
@@ -410,19 +552,19 @@ static void finish(struct run *r)
 		ward_kill_sandbox(&w);
 		waitpid(r->child.pid, NULL, 0);
 	}
-	if (r->have_out)
-		ward_output_finish(&r->out);
+	/* The streams end for the courier with the last writer. */
+	close_fd(&r->pipe_wr[0]);
+	close_fd(&r->pipe_wr[1]);
 	if (r->cg.active)
-		ward_cg_read_stats(&r->cg, &r->stats);
+		ward_cg_read_stats(&r->cg, &r->facts.stats);
 	read_denials(r);
 	ward_net_teardown(&r->net);
 	if (r->cg.active)
-		ward_cg_remove(&r->cg, &r->cleanup);
-	clock_gettime(CLOCK_REALTIME, &r->destroyed);
-	/* Nothing of the sandbox runs any more: its slots can be read. */
-	ward_channel_finish(&r->ch, r->have_blob ? &r->blob.policy : NULL,
-			    r->spawned);
+		ward_cg_remove(&r->cg, &r->facts.cleanup);
+	clock_gettime(CLOCK_REALTIME, &r->facts.destroyed);
 }
+
+/* ---------------------------------------------------------------- deliver */
 
 static void print_err(const char *what, const ward_err *err)
 {
@@ -432,81 +574,124 @@ static void print_err(const char *what, const ward_err *err)
 		ward_err_str(err, buf, sizeof(buf)));
 }
 
-static void report(struct run *r, int code, const ward_err *failure)
+static bool write_all(int fd, const void *buf, size_t len)
 {
-	const struct ward_outcome *o = r->supervised ? &r->outcome : NULL;
-	struct ward_report rep = {
-	    .run_id = r->cg.active ? r->cg.run_id : NULL,
-	    .policy_name =
-		r->have_blob ? r->blob.policy.meta.policy_name : NULL,
-	    .digest_hex = r->digest_hex[0] ? r->digest_hex : NULL,
-	    .mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL,
-	    .policy = r->have_blob ? &r->blob.policy : NULL,
-	    .priv = r->have_priv ? &r->priv : NULL,
-	    .created = r->created,
-	    .destroyed = r->destroyed,
-	    .reason = "launcher_error",
-	    .flags = WARD_R_BIT(WARD_R_LAUNCHER_ERROR),
-	    .exit_code = code,
-	    .target_exit = -1,
-	    .started = r->supervised,
-	    .seccomp_listener = r->have_blob && (r->blob.policy.requirements &
-						 WARD_REQ_SECCOMP_NOTIFY),
-	    .cg = &r->cg,
-	    .stats = r->cg.active ? &r->stats : NULL,
-	    .outcome = o,
-	    .output = r->have_out && o ? &r->out : NULL,
-	    .cleanup = r->cg.active ? &r->cleanup : NULL,
-	    .net = r->denials,
-	    .nnet = r->ndenials,
-	    .net_checked = r->net_checked,
-	    .channel = &r->ch,
-	};
-	char buf[WARD_ERR_MSG_MAX + 128], id[48];
-	ward_err err = {0};
+	size_t off = 0;
 
-	/* Without a cgroup the run id is still the supervisor's. */
-	if (!rep.run_id && r->supervised &&
-	    ward_cg_run_id(id, sizeof(id), NULL) == 0)
-		rep.run_id = id;
-	if (failure)
-		rep.error = ward_err_str(failure, buf, sizeof(buf));
-	if (o) {
-		rep.verdict = &r->verdict;
-		rep.reason = ward_reason_name(r->verdict.reason);
-		rep.flags = r->verdict.flags;
-		rep.applied =
-		    o->end == WARD_END_STATUS || o->end == WARD_END_EXEC ||
-		    (o->end == WARD_END_UNKNOWN && o->stop != WARD_STOP_NONE);
-		if (o->end == WARD_END_STATUS && WIFSIGNALED(o->status))
-			rep.signal = WTERMSIG(o->status);
-		else if (o->end == WARD_END_STATUS)
-			rep.target_exit = WEXITSTATUS(o->status);
-		else if (o->end == WARD_END_UNKNOWN &&
-			 o->stop != WARD_STOP_NONE)
-			rep.signal = SIGKILL;
+	while (off < len) {
+		ssize_t n = write(fd, (const char *)buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		off += (size_t)n;
 	}
-	if (r->report_fd >= 0 &&
-	    ward_report_write(r->report_fd, &rep, &err) < 0)
-		print_err("", &err);
-	if (r->cli.verbose)
-		ward_report_summary(stderr, &rep);
+	return true;
+}
+
+/* Until the courier says EMPTIED (or ends). A signal to ward meanwhile
+ * ends the wait: the courier is then killed, and what it had not yet
+ * delivered is lost (as a caller that stops reading ward's stdout asks). */
+static bool courier_emptied(struct run *r)
+{
+	for (;;) {
+		struct pollfd pfd[2] = {{r->from_courier, POLLIN, 0},
+					{r->sigfd, POLLIN, 0}};
+		struct ward_courier_msg m;
+
+		if (poll(pfd, r->sigfd >= 0 ? 2 : 1, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return false;
+		}
+		if (pfd[1].revents) {
+			kill(r->courier, SIGKILL);
+			return false;
+		}
+		if (!hear_courier(r, &m))
+			return false;
+		if (m.kind == WARD_C_EMPTIED)
+			return true;
+	}
+}
+
+/* The end of every run: the courier learns that nothing of the sandbox is
+ * left, exports and empties the workspace; then the workspace's empty
+ * directories go, and the facts, from which the courier writes the
+ * report. */
+static void deliver(struct run *r, int code, const ward_err *failure)
+{
+	struct ward_facts *f = &r->facts;
+	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
+	ward_err err = {0};
+	int status;
+
+	/* A refusal with no report to write and nothing to remove needs
+	 * no courier: no process is made at all. */
+	if (!r->courier && r->outs.report_fd < 0 && !r->outs.have_ws &&
+	    !r->cli.verbose)
+		return;
+	if (!r->courier && start_courier(r, false, &err) < 0) {
+		print_err("no report: ", &err);
+		return;
+	}
+	if (!write_all(r->to_courier, &gone, 1) || !courier_emptied(r)) {
+		fprintf(stderr, "ward: the courier ended early: no report\n");
+		goto wait;
+	}
+	ward_outputs_restore(&r->outs);
+	if (r->outs.have_ws) {
+		uint64_t before = r->outs.ws.rm.removed;
+
+		ward_workspace_remove(&r->outs.ws, &err);
+		f->ws_removed = r->outs.ws.removed;
+		f->ws_rm_removed = r->outs.ws.rm.removed - before;
+		f->ws_destroyed = r->outs.ws.destroyed;
+		memcpy(f->ws_error, r->outs.ws.error, sizeof(f->ws_error));
+	}
+	f->exit_code = code;
+	f->spawned = r->spawned;
+	f->supervised = r->supervised;
+	if (failure) {
+		f->have_error = true;
+		ward_err_str(failure, f->error, sizeof(f->error));
+	}
+	f->cg = r->cg;
+	if (r->cg.active)
+		snprintf(f->run_id, sizeof(f->run_id), "%s", r->cg.run_id);
+	else if (r->supervised)
+		/* Without a cgroup the run id is still the supervisor's. */
+		ward_cg_run_id(f->run_id, sizeof(f->run_id), NULL);
+	if (!write_all(r->to_courier, f, sizeof(*f)))
+		fprintf(stderr, "ward: the courier ended early: no report\n");
+wait:
+	close_fd(&r->to_courier);
+	while (waitpid(r->courier, &status, 0) < 0 && errno == EINTR)
+		;
 }
 
 /* What the outcome says, when it is a failure of ward's or of the exec. */
 static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 {
-	switch (r->outcome.end) {
+	const struct ward_outcome *o = &r->facts.outcome;
+
+	if (o->stop == WARD_STOP_COURIER) {
+		ward_fail(tmp, 0,
+			  "the courier, which reads the sandbox's output, "
+			  "ended during the run: the sandbox was killed");
+		return tmp;
+	}
+	switch (o->end) {
 	case WARD_END_SETUP:
 	case WARD_END_EXEC:
-		return &r->outcome.err;
+		return &o->err;
 	case WARD_END_UNKNOWN:
-		if (r->outcome.stop != WARD_STOP_NONE)
+		if (o->stop != WARD_STOP_NONE)
 			break; /* ward killed it: the report says why */
 		ward_fail(tmp, 0, "init ended without a report (%s %d)",
-			  r->outcome.init_code == CLD_EXITED ? "exit status"
-							     : "signal",
-			  r->outcome.init_status);
+			  o->init_code == CLD_EXITED ? "exit status" : "signal",
+			  o->init_status);
 		return tmp;
 	case WARD_END_STATUS:
 		break;
@@ -521,11 +706,14 @@ int main(int argc, char **argv)
 	ward_err err = {0}, tmp = {0};
 	int code;
 
-	r.report_fd = r.stdin_fd = r.stdout_fd = r.stderr_fd = r.sigfd = -1;
-	r.pipe_wr[0] = r.pipe_wr[1] = r.notify_rd = r.l.notify_wr = -1;
-	r.out.s[0].rd = r.out.s[1].rd = -1;
+	/* A write to a pipe whose reader is gone is an error to handle. */
+	signal(SIGPIPE, SIG_IGN);
+	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.l.notify_wr = -1;
+	r.to_courier = r.from_courier = -1;
+	for (int i = 0; i < 2; i++)
+		r.pipe_rd[i] = r.pipe_wr[i] = -1;
 	ward_net_state_init(&r.net);
-	ward_channel_init(&r.ch);
+	ward_outputs_init(&r.outs);
 	if (ensure_stdio(&err) < 0 ||
 	    ward_cli_parse(argc, argv, &r.cli, &err) < 0) {
 		print_err("", &err);
@@ -541,25 +729,22 @@ int main(int argc, char **argv)
 		ward_cli_free(&r.cli);
 		return 0;
 	}
-	if (prepare(&r, &err) < 0 || create(&r, &err) < 0 ||
-	    spawn(&r, &err) < 0 || supervise(&r, &err) < 0) {
+	if (prepare(&r, &err) < 0 || make_pipes(&r, &err) < 0 ||
+	    start_courier(&r, true, &err) < 0 || courier_ready(&r, &err) < 0 ||
+	    create(&r, &err) < 0 || spawn(&r, &err) < 0 ||
+	    supervise(&r, &err) < 0) {
 		code = WARD_EXIT_REFUSED;
 		failure = &err;
 		print_err("", &err);
 		finish(&r);
-		if (r.supervised)
-			ward_verdict(&r.outcome, r.cg.active ? &r.stats : NULL,
-				     &r.blob.policy.limits, &r.verdict);
 	} else {
 		finish(&r);
-		code = ward_exit_code(&r.outcome);
+		code = ward_exit_code(&r.facts.outcome);
 		failure = outcome_error(&r, &tmp);
 		if (failure)
 			print_err("", failure);
-		ward_verdict(&r.outcome, r.cg.active ? &r.stats : NULL,
-			     &r.blob.policy.limits, &r.verdict);
 	}
-	report(&r, code, failure);
+	deliver(&r, code, failure);
 	run_free(&r);
 	return code;
 }

@@ -4,10 +4,9 @@
  */
 #include "supervise.h"
 
-#include "check.h"
 #include "exitcode.h"
+#include "fdpass.h"
 #include "launch.h"
-#include "syscall_names.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +24,11 @@
 
 static void on_message(struct ward_outcome *o, const struct ward_msg *m)
 {
+	if (m->kind == WARD_MSG_IDENTITY) {
+		memcpy(&o->id, m->text, sizeof(o->id));
+		o->measured = true;
+		return;
+	}
 	/* The first failure is the cause; later ones are its echoes. */
 	if (o->end == WARD_END_SETUP || o->end == WARD_END_EXEC)
 		return;
@@ -71,65 +75,6 @@ void ward_kill_sandbox(struct ward_watch *w)
 	if (w->cg)
 		ward_cg_kill(w->cg);
 	signal_init(w->child, SIGKILL);
-}
-
-int ward_send_fd(int sock, int fd)
-{
-	char data = 'L';
-	struct iovec iov = {&data, 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *c;
-
-	memset(&u, 0, sizeof(u));
-	c = CMSG_FIRSTHDR(&mh);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(int));
-	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
-}
-
-int ward_recv_fd(int sock)
-{
-	char data;
-	struct iovec iov = {&data, 1};
-	union {
-		struct cmsghdr h;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} u;
-	struct msghdr mh = {.msg_iov = &iov,
-			    .msg_iovlen = 1,
-			    .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf)};
-	struct cmsghdr *c;
-	int fd = -1;
-
-	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
-	c = CMSG_FIRSTHDR(&mh);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
-	return fd;
-}
-
-/* The name of syscall nr: the policy's rule table first (it names what
- * the policy's author wrote), then the table of this architecture. */
-static const char *syscall_name(const struct ward_rules *r, int32_t nr,
-				uint32_t arch)
-{
-	for (uint32_t i = 0; r && i < r->nsyscalls; i++)
-		if (r->syscalls[i].nr == nr && r->syscalls[i].name)
-			return r->syscalls[i].name;
-	return arch == ward_native_arch() ? ward_syscall_name(nr) : NULL;
 }
 
 /* State of the loop besides the outcome. */
@@ -246,7 +191,6 @@ static void on_listener(struct loop *L)
 		v->nr_known = true;
 		v->nr = u.n.data.nr;
 		v->arch = u.n.data.arch;
-		v->name = syscall_name(L->w->rules, v->nr, v->arch);
 	}
 	/* The call is never answered: the thread waits in the kernel
 	 * until the kill below ends it. */
@@ -286,16 +230,6 @@ static void sample(struct loop *L)
 		L->o->pids_sampled = n;
 }
 
-static bool streams_done(const struct ward_output *out)
-{
-	if (!out)
-		return true;
-	for (int i = 0; i < 2; i++)
-		if (out->s[i].rd >= 0 || ward_output_pending(out, i))
-			return false;
-	return true;
-}
-
 static uint64_t now_ms(void)
 {
 	struct timespec ts;
@@ -304,45 +238,41 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_LISTEN, P_RD0, P_RD1, P_WR0, P_WR1 };
+enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_LISTEN, P_COURIER, P_OOM, P_N };
 
 static void build(struct loop *L, struct pollfd *pfd)
 {
 	struct ward_watch *w = L->w;
-	struct ward_output *out = w->out;
 
-	for (int i = 0; i <= P_WR1; i++)
+	for (int i = 0; i < P_N; i++)
 		pfd[i] = (struct pollfd){-1, POLLIN, 0};
 	pfd[P_INIT].fd = L->init_done ? -1 : w->child->pidfd;
 	pfd[P_SIG].fd = w->sigfd;
 	pfd[P_TIMER].fd = L->tfd;
 	pfd[P_NSOCK].fd = w->notify_sock;
 	pfd[P_LISTEN].fd = L->listener;
-	for (int i = 0; out && i < 2; i++) {
-		if (ward_output_can_read(out, i))
-			pfd[P_RD0 + i].fd = out->s[i].rd;
-		if (ward_output_pending(out, i) && !out->s[i].dest_file) {
-			pfd[P_WR0 + i].fd = out->s[i].dest;
-			pfd[P_WR0 + i].events = POLLOUT;
-		}
-	}
+	pfd[P_COURIER].fd = w->courier;
+	pfd[P_OOM].fd = w->oom;
+	pfd[P_OOM].events = POLLIN | POLLPRI;
 }
 
-static void on_output(struct loop *L, struct pollfd *pfd)
+/* The courier's word: a fixed-size message whose kind alone is acted on. */
+static void on_courier(struct loop *L)
 {
-	struct ward_output *out = L->w->out;
+	struct ward_courier_msg m;
+	ssize_t n = read(L->w->courier, &m, sizeof(m));
 
-	for (int i = 0; out && i < 2; i++) {
-		if (pfd[P_RD0 + i].revents) {
-			ward_output_read(out, i);
-			if (out->s[i].over_ceiling)
-				stop_run(L, WARD_STOP_OUTPUT);
-			if (out->s[i].dest_file)
-				ward_output_flush(out, i);
-		}
-		if (pfd[P_WR0 + i].revents)
-			ward_output_flush(out, i);
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n == (ssize_t)sizeof(m) && m.kind == WARD_C_OUTPUT) {
+		stop_run(L, WARD_STOP_OUTPUT);
+		return;
 	}
+	if (n > 0)
+		return; /* nothing else is expected while the sandbox runs */
+	/* Its end: no stream can be read or delivered any more. */
+	L->w->courier = -1;
+	stop_run(L, WARD_STOP_COURIER);
 }
 
 int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
@@ -370,8 +300,8 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 			w->cg->by_ctrl[WARD_CG_PIDS] >= 0 &&
 			faccessat(w->cg->dir[w->cg->by_ctrl[WARD_CG_PIDS]].fd,
 				  "pids.peak", F_OK, 0) != 0;
-	while (!L.init_done || !streams_done(w->out)) {
-		struct pollfd pfd[P_WR1 + 1];
+	while (!L.init_done) {
+		struct pollfd pfd[P_N];
 		int n;
 
 		build(&L, pfd);
@@ -390,17 +320,8 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 			on_init_end(&L);
 			o->wall_ms = now_ms() - start;
 		}
-		if (pfd[P_SIG].revents) {
-			if (L.init_done) {
-				/* Only the delivery of what is left was
-				 * waiting: a signal ends it. */
-				struct signalfd_siginfo ssi;
-
-				if (read(w->sigfd, &ssi, sizeof(ssi)) > 0)
-					break;
-			}
+		if (pfd[P_SIG].revents)
 			on_signal(&L);
-		}
 		if (pfd[P_TIMER].revents)
 			on_timer(&L);
 		if (pfd[P_NSOCK].revents) {
@@ -414,7 +335,11 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 			close(L.listener); /* no filtered task left */
 			L.listener = -1;
 		}
-		on_output(&L, pfd);
+		if (pfd[P_COURIER].revents)
+			on_courier(&L);
+		if (pfd[P_OOM].revents && w->cg &&
+		    ward_cg_oom_killed(w->cg, w->oom))
+			stop_run(&L, WARD_STOP_OOM);
 	}
 	if (L.tfd >= 0)
 		close(L.tfd);
@@ -424,11 +349,6 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 		close(w->notify_sock);
 		w->notify_sock = -1;
 	}
-	for (int i = 0; w->out && i < 2; i++)
-		if (w->out->s[i].rd >= 0) {
-			close(w->out->s[i].rd);
-			w->out->s[i].rd = -1;
-		}
 	drain(c->msg_rd, o);
 	close(c->msg_rd);
 	close(c->pidfd);
@@ -446,6 +366,10 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + SIGSYS;
 	if (o->stop == WARD_STOP_SIGNAL)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
+	if (o->stop == WARD_STOP_COURIER)
+		return WARD_EXIT_REFUSED;
+	if (o->stop == WARD_STOP_OOM)
+		return WARD_EXIT_SIGNAL_BASE + SIGKILL;
 	switch (o->end) {
 	case WARD_END_STATUS:
 		if (WIFSIGNALED(o->status))

@@ -5,6 +5,8 @@
  */
 #include "channel.h"
 
+#include "workspace_empty.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
@@ -14,129 +16,16 @@
 void ward_channel_init(struct ward_channel *ch)
 {
 	memset(ch, 0, sizeof(*ch));
-	ward_workspace_init(&ch->ws);
 	ch->export_fd = ch->manifest_fd = -1;
 }
 
-static const struct ward_mount *slot_mount(const struct ward_policy *p,
-					   const char *name)
-{
-	for (uint32_t i = 0; i < p->nmounts; i++)
-		if (p->mounts[i].kind == WARD_MNT_SLOT &&
-		    !strcmp(p->mounts[i].src, name))
-			return &p->mounts[i];
-	return NULL;
-}
-
-static const struct ward_slot_arg *find_arg(const struct ward_slot_arg *v,
-					    size_t n, const char *name)
+static const struct ward_channel_arg *find_arg(const struct ward_channel_arg *v,
+					       size_t n, const char *name)
 {
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(v[i].name, name))
 			return &v[i];
 	return NULL;
-}
-
-/* --export-dir: made if missing (its parent is the caller's), never a
- * symlink. */
-static int open_export_dir(struct ward_channel *ch, const char *dir,
-			   const struct ward_policy *p, ward_err *err)
-{
-	if (!p->nexports)
-		return ward_fail(err, 0,
-				 "--export-dir %s: the policy has no export "
-				 "section: it exports nothing",
-				 dir);
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		return ward_fail(err, errno, "--export-dir %s", dir);
-	ch->export_fd =
-	    open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (ch->export_fd < 0)
-		return ward_fail(err, errno,
-				 "--export-dir %s (a symlink is not followed)",
-				 dir);
-	return 0;
-}
-
-/* A slot of the workspace: its path kept here, and given to the command
- * line's slots as if the caller had written --slot NAME=PATH. */
-static int add_slot(struct ward_channel *ch, struct ward_cli *cli,
-		    const char *name, bool writable, ward_err *err)
-{
-	void *v = realloc(ch->paths, (ch->npaths + 1) * sizeof(*ch->paths));
-	struct ward_slot_arg *s;
-
-	if (!v)
-		return ward_fail(err, ENOMEM, "workspace");
-	ch->paths = v;
-	if (!(ch->paths[ch->npaths] = malloc(PATH_MAX)))
-		return ward_fail(err, ENOMEM, "workspace");
-	ch->npaths++;
-	if (ward_workspace_slot(&ch->ws, name, writable,
-				ch->paths[ch->npaths - 1], PATH_MAX, err) < 0)
-		return -1;
-	s = realloc(cli->slots, (cli->nslots + 1) * sizeof(*s));
-	if (!s)
-		return ward_fail(err, ENOMEM, "workspace");
-	cli->slots = s;
-	s[cli->nslots++] =
-	    (struct ward_slot_arg){name, ch->paths[ch->npaths - 1]};
-	return 0;
-}
-
-static int make_workspace(struct ward_channel *ch, const struct ward_policy *p,
-			  struct ward_cli *cli, const struct ward_priv *priv,
-			  ward_err *err)
-{
-	bool need = cli->ninputs > 0;
-	char base[PATH_MAX];
-
-	for (uint32_t i = 0; i < p->nmounts; i++) {
-		const struct ward_mount *m = &p->mounts[i];
-		if (m->kind == WARD_MNT_SLOT && (m->flags & WARD_MNT_F_RW) &&
-		    !find_arg(cli->slots, cli->nslots, m->src))
-			need = true;
-	}
-	for (size_t i = 0; i < cli->ninputs; i++) {
-		const char *name = cli->inputs[i].name;
-		if (!slot_mount(p, name))
-			return ward_fail(err, 0,
-					 "--input %s: the policy declares no "
-					 "slot of that name",
-					 name);
-		if (find_arg(cli->slots, cli->nslots, name))
-			return ward_fail(err, 0,
-					 "slot %s: both --slot and --input "
-					 "given",
-					 name);
-	}
-	if (!need)
-		return 0;
-	if (cli->workspace_base)
-		snprintf(base, sizeof(base), "%s", cli->workspace_base);
-	else
-		ward_workspace_default_base(priv->mode == WARD_MODE_ROOT, base,
-					    sizeof(base));
-	if (ward_workspace_create(&ch->ws, base, priv->host_uid, priv->host_gid,
-				  cli->keep_workspace, err) < 0)
-		return -1;
-	ch->have_ws = true;
-	for (size_t i = 0; i < cli->ninputs; i++) {
-		const struct ward_mount *m = slot_mount(p, cli->inputs[i].name);
-		bool rw = m->flags & WARD_MNT_F_RW;
-		if (add_slot(ch, cli, m->src, rw, err) < 0 ||
-		    ward_workspace_copy_in(&ch->ws, m->src, rw,
-					   cli->inputs[i].path, NULL, err) < 0)
-			return -1;
-	}
-	for (uint32_t i = 0; i < p->nmounts; i++) {
-		const struct ward_mount *m = &p->mounts[i];
-		if (m->kind == WARD_MNT_SLOT && (m->flags & WARD_MNT_F_RW) &&
-		    !find_arg(cli->slots, cli->nslots, m->src) &&
-		    add_slot(ch, cli, m->src, true, err) < 0)
-			return -1;
-	}
-	return 0;
 }
 
 /* The writable slot's directory, as it was before the run. */
@@ -158,24 +47,43 @@ static int open_slot(struct ward_channel_slot *s, bool check)
 	return fd;
 }
 
-static int snapshot_slots(struct ward_channel *ch, const struct ward_policy *p,
-			  const struct ward_cli *cli, ward_err *err)
+int ward_channel_snapshot(struct ward_channel *ch, const struct ward_policy *p,
+			  const struct ward_channel_arg *args, size_t nargs,
+			  ward_err *err)
 {
 	ch->slots = calloc(p->nmounts ? p->nmounts : 1, sizeof(*ch->slots));
 	if (!ch->slots)
 		return ward_fail(err, ENOMEM, "snapshots");
 	for (uint32_t i = 0; i < p->nmounts; i++) {
 		const struct ward_mount *m = &p->mounts[i];
-		const struct ward_slot_arg *a;
+		const struct ward_channel_arg *a;
 		struct ward_channel_slot *s;
+		struct stat sb;
 		int fd;
 
 		if (m->kind != WARD_MNT_SLOT || !(m->flags & WARD_MNT_F_RW) ||
-		    !(a = find_arg(cli->slots, cli->nslots, m->src)))
+		    !(a = find_arg(args, nargs, m->src)))
 			continue; /* ward_check_slots says what is missing */
 		s = &ch->slots[ch->nslots++];
 		s->name = m->src;
 		s->path = a->path;
+		/* The sandbox runs with our ids: what we cannot write, it
+		 * cannot either, and would fail at its first write. */
+		if (stat(a->path, &sb) == 0 &&
+		    faccessat(AT_FDCWD, a->path,
+			      S_ISDIR(sb.st_mode) ? W_OK | X_OK : W_OK,
+			      AT_EACCESS) < 0 &&
+		    errno == EACCES)
+			return ward_fail(
+			    err, 0,
+			    "--slot %s=%s is read-write in the policy, but the "
+			    "sandbox's host user (uid %u, gid %u) cannot write "
+			    "it: give that user write access (for example "
+			    "`chown %u:%u %s`), or leave out --slot %s and let "
+			    "ward make a fresh workspace for it",
+			    m->src, a->path, (unsigned)geteuid(),
+			    (unsigned)getegid(), (unsigned)geteuid(),
+			    (unsigned)getegid(), a->path, m->src);
 		/* A slot that is a file has no tree to compare. */
 		if ((fd = open_slot(s, false)) < 0)
 			continue;
@@ -187,29 +95,6 @@ static int snapshot_slots(struct ward_channel *ch, const struct ward_policy *p,
 		s->have_before = true;
 	}
 	return 0;
-}
-
-int ward_channel_prepare(struct ward_channel *ch, const struct ward_policy *p,
-			 struct ward_cli *cli, const struct ward_priv *priv,
-			 ward_err *err)
-{
-	if (cli->export_dir && open_export_dir(ch, cli->export_dir, p, err) < 0)
-		return -1;
-	if (cli->manifest_path) {
-		if (!cli->export_dir)
-			return ward_fail(err, 0,
-					 "--manifest needs --export-dir");
-		ch->manifest_fd =
-		    open(cli->manifest_path,
-			 O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-			 0644);
-		if (ch->manifest_fd < 0)
-			return ward_fail(err, errno, "--manifest %s",
-					 cli->manifest_path);
-	}
-	if (make_workspace(ch, p, cli, priv, err) < 0)
-		return -1;
-	return snapshot_slots(ch, p, cli, err);
 }
 
 /* ---------------------------------------------------------------- finish */
@@ -297,12 +182,11 @@ static void write_manifest(struct ward_channel *ch)
 	free(text);
 }
 
-void ward_channel_finish(struct ward_channel *ch, const struct ward_policy *p,
-			 bool ran)
+void ward_channel_finish(struct ward_channel *ch, const struct ward_policy *p)
 {
 	ward_err err;
 
-	if (ran && !ch->finished) {
+	if (!ch->finished) {
 		ch->finished = true;
 		for (size_t i = 0; i < ch->nslots; i++) {
 			struct ward_channel_slot *s = &ch->slots[i];
@@ -322,17 +206,16 @@ void ward_channel_finish(struct ward_channel *ch, const struct ward_policy *p,
 				write_manifest(ch);
 		}
 	}
-	if (ch->have_ws)
-		ward_workspace_destroy(&ch->ws, &err);
 }
 
-void ward_channel_report(FILE *f, const struct ward_channel *ch)
+void ward_channel_report(FILE *f, const struct ward_channel *ch,
+			 const struct ward_workspace *ws)
 {
 	bool first = true;
 
 	fputs(", \"workspace\": ", f);
-	if (ch && ch->have_ws)
-		ward_workspace_json(f, &ch->ws);
+	if (ws)
+		ward_workspace_json(f, ws);
 	else
 		fputs("null", f);
 	fputs(", \"files\": ", f);
@@ -359,10 +242,6 @@ void ward_channel_report(FILE *f, const struct ward_channel *ch)
 
 void ward_channel_free(struct ward_channel *ch)
 {
-	ward_err err;
-
-	if (ch->have_ws)
-		ward_workspace_destroy(&ch->ws, &err);
 	for (size_t i = 0; i < ch->nslots; i++) {
 		ward_snap_free(&ch->slots[i].before);
 		ward_snap_free(&ch->slots[i].after);
@@ -371,9 +250,6 @@ void ward_channel_free(struct ward_channel *ch)
 	for (size_t i = 0; i < ch->nresults; i++)
 		ward_export_result_free(&ch->results[i]);
 	free(ch->results);
-	for (size_t i = 0; i < ch->npaths; i++)
-		free(ch->paths[i]);
-	free(ch->paths);
 	if (ch->export_fd >= 0)
 		close(ch->export_fd);
 	if (ch->manifest_fd >= 0)

@@ -1,31 +1,33 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * channel.h: the supervisor's part of the output channel
- * (docs/spec.md part 6): the workspace that gives read-write slots a fresh
- * directory and --input copies their place, the snapshots of the writable
- * slots before and after the run (the file diff), the exports into
- * --export-dir once the sandbox is gone, and their parts of the report.
+ * channel.h: the courier's part of the output channel (docs/spec.md part
+ * 6): the snapshots of the writable slots before and after the run (the
+ * file diff), the exports into --export-dir once the sandbox is gone, and
+ * their parts of the report. Everything here reads what the sandbox wrote,
+ * so it runs only in the courier, which has no privilege.
  *
- * main.c calls, in order: ward_channel_init; ward_channel_prepare (in
- * prepare, before the slots are matched: it adds the workspace's slots to
- * the command line's); ward_channel_finish (in finish, after the sandbox
- * is gone and its cgroup removed); ward_channel_report (from the report);
- * ward_channel_free.
+ * courier.c calls, in order: ward_channel_init; ward_channel_snapshot
+ * (before the sandbox exists); ward_channel_finish (after it is gone);
+ * ward_channel_report (from the report); ward_channel_free.
  */
 #ifndef WARD_CHANNEL_H
 #define WARD_CHANNEL_H
 
-#include "cli.h"
 #include "exporter.h"
+#include "facts.h"
 #include "fsdiff.h"
 #include "policy.h"
-#include "privilege.h"
 #include "util.h"
-#include "workspace.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+/* A slot as the command line (or the workspace) gave it. */
+struct ward_channel_arg {
+	const char *name;
+	const char *path;
+};
 
 /* A writable slot whose writes the report lists. */
 struct ward_channel_slot {
@@ -38,10 +40,6 @@ struct ward_channel_slot {
 };
 
 struct ward_channel {
-	struct ward_workspace ws;
-	bool have_ws;
-	char **paths; /* the workspace's slot paths (cli->slots point here) */
-	size_t npaths;
 	int export_fd;	 /* --export-dir, or -1 */
 	int manifest_fd; /* --manifest, or -1 */
 	struct ward_channel_slot *slots;
@@ -53,24 +51,22 @@ struct ward_channel {
 
 void ward_channel_init(struct ward_channel *ch);
 
-/* Before the slots are matched (ward_check_slots): open --export-dir and
- * --manifest, make the workspace when a read-write slot has no --slot or
- * an --input is given, copy the inputs, append the workspace's slots to
- * cli->slots, and snapshot every writable slot. Returns 0 or -1 with err
- * filled (what was made is destroyed by ward_channel_finish). */
-int ward_channel_prepare(struct ward_channel *ch, const struct ward_policy *p,
-			 struct ward_cli *cli, const struct ward_priv *priv,
-			 ward_err *err);
+/* Before the sandbox exists: check that every writable slot can be
+ * written by the sandbox's host ids (ours), and snapshot it. Returns 0 or
+ * -1 with err filled (the run is then refused). */
+int ward_channel_snapshot(struct ward_channel *ch, const struct ward_policy *p,
+			  const struct ward_channel_arg *args, size_t nargs,
+			  ward_err *err);
 
-/* After the sandbox is gone: when it ran (ran), the "after" snapshots and
- * the exports (and --manifest); on every path, the workspace destroyed.
- * Failures are recorded in the report's parts, never fatal. */
-void ward_channel_finish(struct ward_channel *ch, const struct ward_policy *p,
-			 bool ran);
+/* After the sandbox is gone, when it ran: the "after" snapshots, the
+ * exports and --manifest. Failures are recorded in the report's parts,
+ * never fatal. */
+void ward_channel_finish(struct ward_channel *ch, const struct ward_policy *p);
 
 /* The report's members `"workspace": ..., "files": ..., "export": ...`,
- * each preceded by ", " (ch may be NULL: all null). */
-void ward_channel_report(FILE *f, const struct ward_channel *ch);
+ * each preceded by ", " (ch, ws may be NULL: null). */
+void ward_channel_report(FILE *f, const struct ward_channel *ch,
+			 const struct ward_workspace *ws);
 
 void ward_channel_free(struct ward_channel *ch);
 

@@ -7,6 +7,7 @@
 #include "blob.h"
 #include "channel.h"
 #include "sha256.h"
+#include "syscall_names.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -124,6 +125,22 @@ static void json_u64_or_null(FILE *f, bool have, uint64_t v)
 
 /* ------------------------------------------------------------ parts */
 
+const char *ward_violation_name(const struct ward_policy *p,
+				const struct ward_violation *v)
+{
+	const struct ward_rules *r = p ? &p->rules : NULL;
+
+	if (!v->seen || !v->nr_known)
+		return NULL;
+	/* The policy's rule table first (it names what the policy's author
+	 * wrote), then the table of the machine the blob is for. */
+	for (uint32_t i = 0; r && i < r->nsyscalls; i++)
+		if (r->syscalls[i].nr == v->nr && r->syscalls[i].name)
+			return r->syscalls[i].name;
+	return p && v->arch == p->seccomp.arch ? ward_syscall_name(v->nr)
+					       : NULL;
+}
+
 static void put_cgroup(FILE *f, const struct ward_cgroup *cg)
 {
 	bool first = true;
@@ -179,26 +196,57 @@ static void put_caps(FILE *f, uint64_t keep)
 	fputc(']', f);
 }
 
+static void put_ids(FILE *f, const char *name, const uint32_t id[3])
+{
+	fprintf(f, "\"%s\": {\"real\": %u, \"effective\": %u, \"saved\": %u}",
+		name, id[0], id[1], id[2]);
+}
+
+/* The target's credentials as it measured them just before its execve
+ * (facts.h), never the policy's values: a reader sees what the kernel
+ * held. */
 static void put_identity(FILE *f, const struct ward_report *r)
 {
 	const struct ward_policy *p = r->policy;
-	const char *arch;
+	const struct ward_measured *m =
+	    r->outcome && r->outcome->measured ? &r->outcome->id : NULL;
 
-	if (!r->applied || !p || !r->priv) {
+	if (!r->applied || !p || !r->mode || !m) {
 		fputs("null", f);
 		return;
 	}
 	fprintf(f,
-		"{\"uid\": %u, \"gid\": %u, \"host_uid\": %u, \"host_gid\": "
-		"%u, \"capabilities\": ",
-		p->identity.uid, p->identity.gid, (unsigned)r->priv->host_uid,
-		(unsigned)r->priv->host_gid);
-	put_caps(f, p->identity.caps_keep);
-	arch = ward_arch_name(p->seccomp.arch);
+		"{\"measured\": \"by the target, just before execve\", "
+		"\"uid\": %u, \"gid\": %u, \"host_uid\": %u, \"host_gid\": "
+		"%u, ",
+		m->uid[1], m->gid[1], (unsigned)r->host_uid,
+		(unsigned)r->host_gid);
+	put_ids(f, "uids", m->uid);
+	fputs(", ", f);
+	put_ids(f, "gids", m->gid);
+	fputs(", \"groups\": [", f);
+	for (int i = 0; i < m->ngroups && i < WARD_MEASURED_GROUPS; i++)
+		fprintf(f, "%s%u", i ? ", " : "", m->groups[i]);
+	fputs("], \"capabilities\": ", f);
+	put_caps(f, m->cap_eff | m->cap_prm);
+	fputs(", \"capability_sets\": {\"effective\": ", f);
+	put_caps(f, m->cap_eff);
+	fputs(", \"permitted\": ", f);
+	put_caps(f, m->cap_prm);
+	fputs(", \"inheritable\": ", f);
+	put_caps(f, m->cap_inh);
+	fputs(", \"bounding\": ", f);
+	put_caps(f, m->cap_bnd);
+	fputs(", \"ambient\": ", f);
+	put_caps(f, m->cap_amb);
 	fprintf(f,
-		", \"no_new_privs\": true, \"seccomp\": {\"installed\": true, "
-		"\"arch\": ");
-	json_str(f, arch);
+		"}, \"no_new_privs\": %s, \"securebits\": %d, \"dumpable\": "
+		"%s, \"seccomp\": {\"installed\": %s, \"mode\": %d, "
+		"\"arch\": ",
+		m->no_new_privs == 1 ? "true" : "false", m->securebits,
+		m->dumpable == 1 ? "true" : "false",
+		m->seccomp == 2 ? "true" : "false", m->seccomp);
+	json_str(f, ward_arch_name(p->seccomp.arch));
 	fprintf(f, ", \"instructions\": %u, \"kill_listener\": %s}}",
 		p->seccomp.ninsns, r->seccomp_listener ? "true" : "false");
 }
@@ -367,8 +415,7 @@ static void put_output(FILE *f, const struct ward_report *r)
 
 static void put_denials(FILE *f, const struct ward_report *r)
 {
-	const struct ward_violation *v =
-	    r->outcome ? &r->outcome->seccomp : NULL;
+	const struct ward_violation *v = r->outcome ? r->violation : NULL;
 
 	fputs("{\"seccomp\": [", f);
 	if (v && v->seen) {
@@ -409,10 +456,12 @@ static void put_oom(FILE *f, const struct ward_report *r)
 	}
 	fprintf(f,
 		"{\"oom_kill\": %llu, \"source\": \"%s\", \"limit_hits\": "
-		"%llu, \"sigkill_at_limit\": %s}",
+		"%llu, \"sigkill_at_limit\": %s, \"whole_run_killed\": %s}",
 		(unsigned long long)st->oom_kills, st->oom_src,
 		(unsigned long long)st->mem_max_hits,
-		v && v->oom_sigkill_peak ? "true" : "false");
+		v && v->oom_sigkill_peak ? "true" : "false",
+		r->outcome && r->outcome->stop == WARD_STOP_OOM ? "true"
+								: "false");
 }
 
 static void put_flags(FILE *f, uint32_t flags)
@@ -504,7 +553,8 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	put_denials(f, r);
 	fputs(", \"cleanup\": ", f);
 	put_cleanup(f, r);
-	ward_channel_report(f, r->channel); /* workspace, files, export */
+	ward_channel_report(f, r->channel,
+			    r->ws); /* workspace, files, export */
 	fputs("}\n", f);
 	if (fclose(f) != 0)
 		return ward_fail(err, ENOMEM, "report");
@@ -530,9 +580,9 @@ void ward_report_summary(FILE *f, const struct ward_report *r)
 		fprintf(f, " (exit %d)", r->target_exit);
 	else if (r->signal > 0)
 		fprintf(f, " (SIG%s)", sigabbrev_np(r->signal));
-	if (o && o->seccomp.seen)
+	if (o && r->violation && r->violation->seen)
 		fprintf(f, ", syscall %s",
-			o->seccomp.name ? o->seccomp.name : "?");
+			r->violation->name ? r->violation->name : "?");
 	fputc('\n', f);
 	if (o) {
 		fprintf(f, "ward:   wall %llu ms",

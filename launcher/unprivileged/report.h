@@ -11,11 +11,9 @@
 #ifndef WARD_REPORT_H
 #define WARD_REPORT_H
 
-#include "cgroup.h"
+#include "facts.h"
 #include "output.h"
 #include "policy.h"
-#include "privilege.h"
-#include "supervise.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -25,19 +23,14 @@
 
 struct ward_channel;
 
-/* A network denial, already spelled (net.h: ward_net_denial_str). */
-struct ward_report_denial {
-	char what[96];
-	uint64_t count;
-};
-
 struct ward_report {
 	const char *run_id;		  /* NULL before one was made */
 	const char *policy_name;	  /* NULL when the blob was not read */
 	const char *digest_hex;		  /* the blob file's SHA-256, or NULL */
 	const char *mode;		  /* "root", "rootless", or NULL */
 	const struct ward_policy *policy; /* NULL when not read */
-	const struct ward_priv *priv;	  /* NULL before it was known */
+	uid_t host_uid;			  /* the sandbox's host ids */
+	gid_t host_gid;
 	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: unknown */
 	const char *reason;		    /* ward_reason_name() */
 	uint32_t flags;			    /* WARD_R_BITs */
@@ -49,21 +42,27 @@ struct ward_report {
 	bool started;	       /* init was created */
 	bool applied;	       /* init's setup completed: identity... */
 	bool seccomp_listener; /* kill rules reported by the supervisor */
-	const struct ward_cgroup *cg;	       /* NULL or inactive: none */
-	const struct ward_cg_stats *stats;     /* NULL: no cgroup */
-	const struct ward_outcome *outcome;    /* NULL: never supervised */
-	const struct ward_verdict *verdict;    /* NULL: refused */
-	const struct ward_output *output;      /* NULL: no pipes */
-	const struct ward_cg_cleanup *cleanup; /* NULL: no cgroup */
-	const struct ward_report_denial *net;  /* network denials */
+	const struct ward_cgroup *cg;		/* NULL or inactive: none */
+	const struct ward_cg_stats *stats;	/* NULL: no cgroup */
+	const struct ward_outcome *outcome;	/* NULL: never supervised */
+	const struct ward_violation *violation; /* the seccomp kill, named */
+	const struct ward_verdict *verdict;	/* NULL: refused */
+	const struct ward_output *output;	/* NULL: no pipes */
+	const struct ward_cg_cleanup *cleanup;	/* NULL: no cgroup */
+	const struct ward_report_denial *net;	/* network denials */
 	size_t nnet;
 	bool net_checked; /* the allow-list ran: denials were read */
 	/* The output channel (channel.h): workspace, file diff, export;
 	 * NULL: all three null. */
 	const struct ward_channel *channel;
+	const struct ward_workspace *ws; /* NULL: no workspace */
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);
+
+/* The name of the syscall a kill rule stopped, or NULL. */
+const char *ward_violation_name(const struct ward_policy *p,
+				const struct ward_violation *v);
 
 /* A few lines for people, on f (ward -v). */
 void ward_report_summary(FILE *f, const struct ward_report *r);

@@ -16,34 +16,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int ward_open_beneath(int dirfd, const char *path, int flags, mode_t mode)
-{
-	struct open_how how = {
-	    .flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC),
-	    .mode = (flags & (O_CREAT | O_TMPFILE)) ? mode : 0,
-	    .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-		       RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV,
-	};
-
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-}
-
-int ward_random_name(char *buf, size_t len, const char *prefix)
-{
-	uint8_t r[8];
-	size_t n = strlen(prefix);
-
-	if (len < n + 17) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	if (getrandom(r, sizeof(r), 0) != (ssize_t)sizeof(r))
-		return -1;
-	memcpy(buf, prefix, n);
-	ward_hex(r, sizeof(r), buf + n);
-	return 0;
-}
-
 /* ------------------------------------------------------------- removal */
 
 struct rm {
@@ -244,6 +216,22 @@ int ward_rmtree(int dirfd, const char *name, struct ward_rm_stats *st,
 int ward_rmtree_contents(int dirfd, struct ward_rm_stats *st, ward_err *err)
 {
 	return rm_run(dirfd, NULL, st, err);
+}
+
+int ward_rmtree_inside(int dirfd, const char *name, struct ward_rm_stats *st,
+		       ward_err *err)
+{
+	struct ward_rm_stats dummy = {0};
+	struct rm r = {.top = dirfd,
+		       .is_root = geteuid() == 0,
+		       .st = st ? st : &dummy,
+		       .err = err};
+	_cleanup_close_ int fd = open_dir(&r, dirfd, name);
+
+	/* The sandbox may have taken our own permissions away from it. */
+	if (fd < 0 || (!r.is_root && make_usable(&r, dirfd, name) < 0))
+		return ward_fail(err, errno, "open the directory %s", name);
+	return rm_run(fd, NULL, r.st, err);
 }
 
 /* ---------------------------------------------------------------- names */

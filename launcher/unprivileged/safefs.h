@@ -10,6 +10,8 @@
 #ifndef WARD_SAFEFS_H
 #define WARD_SAFEFS_H
 
+#include "facts.h"
+#include "fsutil.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -17,25 +19,11 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-/* openat2() under dirfd with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
- * RESOLVE_NO_MAGICLINKS | RESOLVE_NO_XDEV, and O_NOFOLLOW | O_CLOEXEC
- * added to flags. Returns the descriptor or -1 with errno set. */
-int ward_open_beneath(int dirfd, const char *path, int flags, mode_t mode);
-
-/* A random name: prefix followed by 16 hex digits, in buf (len >= strlen
- * (prefix) + 17). Returns 0 or -1 (errno set). */
-int ward_random_name(char *buf, size_t len, const char *prefix);
-
 /* The name the report and the manifest give a file's type: "file", "dir",
  * "symlink", "fifo", "socket", "device" or "other". */
 const char *ward_file_kind(mode_t m);
 
-/* What ward_rmtree did. */
-struct ward_rm_stats {
-	uint64_t removed;   /* entries unlinked, directories included */
-	uint64_t flattened; /* directories moved up to bound the depth */
-	uint64_t chmodded;  /* directories made writable (rootless mode) */
-};
+/* What ward_rmtree did: struct ward_rm_stats (facts.h). */
 
 /* The depth below which ward_rmtree moves a directory up to the top before
  * going on, so that neither the stack nor the descriptors grow with the
@@ -58,6 +46,10 @@ int ward_rmtree(int dirfd, const char *name, struct ward_rm_stats *st,
 /* The same for everything inside the directory dirfd, which stays (deep
  * directories are moved up into it). */
 int ward_rmtree_contents(int dirfd, struct ward_rm_stats *st, ward_err *err);
+/* The same for the directory name of dirfd, whose permissions are given
+ * back first if it is ours (the sandbox may have made it 0000). */
+int ward_rmtree_inside(int dirfd, const char *name, struct ward_rm_stats *st,
+		       ward_err *err);
 
 /* Names a file of the sandbox may have in what the host shows to people:
  * valid UTF-8, no control character (C0, DEL, C1), no bidirectional

@@ -92,6 +92,10 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 	case WARD_STOP_SIGNAL:
 		f |= WARD_R_BIT(WARD_R_INTERRUPTED);
 		break;
+	case WARD_STOP_OOM:
+		f |= WARD_R_BIT(WARD_R_OOM_KILLED);
+		break;
+	case WARD_STOP_COURIER: /* ward's own failure */
 	case WARD_STOP_NONE:
 		break;
 	}
@@ -105,6 +109,10 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		v->reason = WARD_R_TIMEOUT;
 	else if (o->stop == WARD_STOP_SIGNAL)
 		v->reason = WARD_R_INTERRUPTED;
+	else if (o->stop == WARD_STOP_COURIER)
+		v->reason = WARD_R_LAUNCHER_ERROR;
+	else if (o->stop == WARD_STOP_OOM)
+		v->reason = WARD_R_OOM_KILLED;
 	else if (sig == SIGKILL && (f & WARD_R_BIT(WARD_R_OOM_KILLED)))
 		v->reason = WARD_R_OOM_KILLED;
 	else if (f & WARD_R_BIT(WARD_R_CPU_TIME))

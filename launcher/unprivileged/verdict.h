@@ -13,9 +13,8 @@
 #ifndef WARD_VERDICT_H
 #define WARD_VERDICT_H
 
-#include "cgroup.h"
+#include "facts.h"
 #include "policy.h"
-#include "supervise.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -383,6 +383,7 @@ for mode in root rootless; do
 	else
 		fail "$m/report" "$(cat "$rep" 2>/dev/null); $(why)"
 	fi
+	rm -f "$rep" # ward never reuses a file (spec 3.3 step 4)
 	launch $m --report "$rep" "$T/bad-digest.wardb" -- /probe/probe exit 7
 	if [ "$rc" = 125 ] && [ "$(jq -r '.reason + " " + (.exit_code|tostring)' "$rep" 2>/dev/null)" = "launcher_error 125" ] &&
 		jq -r .error "$rep" | grep -q "digest mismatch"; then
@@ -559,6 +560,11 @@ if ! BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" CC="$CC" \
 	sh "$top/tests/e2e/supervise.sh"; then
 	failures=$((failures + 1))
 fi
+
+# Root never reads what the sandbox wrote (privilege separation).
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/privsep.sh" >"$T/privsep.out" 2>&1
+cat "$T/privsep.out"
+grep -q '^FAIL' "$T/privsep.out" && failures=$((failures + 1))
 
 # A setuid ward refuses to run.
 cp "$WARD" "$T/bin/ward-suid" && chmod 4755 "$T/bin/ward-suid"

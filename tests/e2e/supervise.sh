@@ -184,7 +184,8 @@ launch "$T/mem.wardb" -- /usr/bin/python3 -c 'x = bytearray(1 << 30); print(len(
 peak=$(q .peaks.memory_bytes)
 if [ "$rc" = 137 ] && [ "$(q .reason)" = oom_killed ] &&
 	[ "$(q '.flags | index("oom_killed") != null')" = true ] &&
-	[ "${peak:-0}" -le $((64 << 20)) ] && [ "$(q .oom.oom_kill)" -ge 1 ] &&
+	[ "${peak:-0}" -le $((64 << 20)) ] &&
+	{ [ "$(q .oom.oom_kill)" -ge 1 ] || [ "$(q .oom.whole_run_killed)" = true ]; } &&
 	kill -0 $sentinel && [ "$(q .cleanup.cgroup_removed)" = true ]; then
 	pass root/memory-bomb-oom-killed
 else
@@ -380,6 +381,7 @@ fi
 for s in TERM:15 INT:2 HUP:1; do
 	n=${s#*:}
 	s=${s%:*}
+	rm -f "$T/out/sig.json"
 	# shellcheck disable=SC2086
 	"$WARD" $CGARGS --report "$T/out/sig.json" "$T/wall.wardb" -- /bin/sleep 30 >/dev/null 2>&1 &
 	sup=$!

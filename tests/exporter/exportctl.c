@@ -25,9 +25,11 @@
  * 2 on a usage or setup error.
  */
 #include "blob.h"
+#include "drop.h"
 #include "exporter.h"
 #include "fsdiff.h"
 #include "workspace.h"
+#include "workspace_empty.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -123,6 +125,38 @@ static int sandbox(char **argv, uid_t uid, const char *out)
 	return status;
 }
 
+/* The end of a run as ward does it: emptied by a child with the
+ * workspace's ids and no privilege, then its empty directories removed. */
+static int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err)
+{
+	int status;
+	pid_t pid;
+
+	if (ws->fd >= 0 && !ws->keep) {
+		pid = fork();
+		if (pid < 0)
+			return ward_fail(err, errno, "fork");
+		if (pid == 0) {
+			struct ward_drop d = {.change_ids = geteuid() == 0,
+					      .uid = ws->uid,
+					      .gid = ws->gid,
+					      .parent = getppid()};
+			struct ward_rm_stats rm = {0};
+			ward_err e;
+
+			_exit(ward_drop_privileges(&d, &e) < 0 ||
+				      ward_workspace_empty(ws->fd, &rm, &e) < 0
+				  ? 1
+				  : 0);
+		}
+		if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+		    WEXITSTATUS(status) != 0)
+			return ward_fail(err, 0,
+					 "emptying the workspace failed");
+	}
+	return ward_workspace_remove(ws, err);
+}
+
 static int run(int argc, char **argv, struct ward_export_rule *r,
 	       const char *base, const char *dest, uid_t uid, bool grow_hook)
 {
@@ -133,7 +167,11 @@ static int run(int argc, char **argv, struct ward_export_rule *r,
 	int rc = 2, sfd = -1, dfd = -1;
 
 	(void)argc;
-	if (ward_workspace_create(&ws, base, uid, uid, false, &err) < 0 ||
+	/* The workspace's ids are never root's (ward refuses host uid 0); a
+	 * "sandbox" run --as 0 (to make device nodes) writes into it all the
+	 * same, as root may. */
+	if (ward_workspace_create(&ws, base, uid ? uid : 65534,
+				  uid ? uid : 65534, false, &err) < 0 ||
 	    ward_workspace_slot(&ws, "output", true, slot, sizeof(slot), &err) <
 		0) {
 		fprintf(stderr, "exportctl: %s\n", err.msg);

@@ -47,7 +47,8 @@ fail() {
 
 san=
 case $BUILD in *san*) san="-fsanitize=address,undefined" ;; esac
-if ! $CC -O1 -g $san -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/unprivileged" -o "$T/exportctl" \
+if ! $CC -O1 -g $san -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/lib" -I"$top/launcher/core" \
+	-I"$top/launcher/unprivileged" -o "$T/exportctl" \
 	"$here/exportctl.c" "$top/$BUILD/libwardlauncher.a" \
 	"$top/$BUILD/libwardcommon.a" -lcap -lsodium 2>"$T/cc.log"; then
 	fail build "$(head -c 400 "$T/cc.log")"

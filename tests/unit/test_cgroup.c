@@ -437,9 +437,9 @@ static void plan_refusals(void **state)
 static int fake_v2_dir(const char *name)
 {
 	static const char *const files[] = {
-	    "cgroup.procs",  "cgroup.kill", "memory.max", "memory.swap.max",
-	    "pids.max",	     "cpu.max",	    "cpu.stat",	  "memory.peak",
-	    "memory.events", "pids.peak",   "pids.events"};
+	    "cgroup.procs",  "cgroup.kill", "memory.max",  "memory.swap.max",
+	    "pids.max",	     "cpu.max",	    "cpu.stat",	   "memory.peak",
+	    "memory.events", "pids.peak",   "pids.events", "memory.oom.group"};
 	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", tmp, name);
@@ -518,6 +518,7 @@ static int fake_v1_dir(const char *name)
 	static const char *const files[] = {"cgroup.procs",
 					    "memory.limit_in_bytes",
 					    "memory.memsw.limit_in_bytes",
+					    "memory.oom_control",
 					    "pids.max",
 					    "cpu.cfs_period_us",
 					    "cpu.cfs_quota_us"};

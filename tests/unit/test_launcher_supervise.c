@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Unit tests of the supervisor's loop, exit codes and report
- * (launcher/supervisor/supervise.c, launcher/unprivileged/report.c), and of the process-wide
- * hardening steps that can run outside a sandbox (launcher/core/hardening.c). */
+ * (launcher/supervisor/supervise.c, launcher/unprivileged/report.c), and of the
+ * process-wide hardening steps that can run outside a sandbox
+ * (launcher/core/hardening.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,7 +56,11 @@ static void run_fake_init(const struct ward_msg *msgs, int n, int code,
 	c.sync_wr = sync[1];
 	c.pidfd = (int)syscall(SYS_pidfd_open, c.pid, 0);
 	assert_true(c.pidfd >= 0);
-	struct ward_watch w = {.child = &c, .sigfd = sigfd, .notify_sock = -1};
+	struct ward_watch w = {.child = &c,
+			       .sigfd = sigfd,
+			       .courier = -1,
+			       .oom = -1,
+			       .notify_sock = -1};
 	assert_int_equal(ward_supervise(&w, o, &err), 0);
 	assert_int_equal(c.msg_rd, -1);
 	close(sigfd);

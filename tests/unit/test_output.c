@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the output pipes (launcher/unprivileged/output.c): caps per stream and
- * together, the ceiling, the digest of the whole stream, the tail, the
- * delivery of the kept head through real pipes; the report's JSON strings
- * (invalid UTF-8) and time stamps (launcher/unprivileged/report.c); and why a run ended
- * (launcher/unprivileged/verdict.c). */
+/* Unit tests of the output pipes (launcher/unprivileged/output.c): caps per
+ * stream and together, the ceiling, the digest of the whole stream, the tail,
+ * the delivery of the kept head through real pipes; the report's JSON strings
+ * (invalid UTF-8) and time stamps (launcher/unprivileged/report.c); and why a
+ * run ended (launcher/unprivileged/verdict.c). */
 /* cmocka needs these before it */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "output.h"
 #include "report.h"
 #include "sha256.h"
+#include "supervise.h"
 #include "verdict.h"
 
 #include <fcntl.h>

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the per-run workspace (launcher/unprivileged/workspace.c), its safe
- * destruction (launcher/unprivileged/safefs.c: ward_rmtree) against what a sandbox can
- * leave behind, --input copies, and the file diff of a slot
- * (launcher/unprivileged/fsdiff.c). Trees are made the way a sandbox would make them;
- * every test checks, from outside, that the workspace is gone and that
- * what the tree pointed at is intact. Rootless mode is tested in a child
+/* Unit tests of the per-run workspace (launcher/core/workspace.c), its
+ * removal in two halves -- emptied by an unprivileged child with the ids
+ * of what is in it (launcher/unprivileged/workspace_empty.c, safefs.c:
+ * ward_rmtree), then its empty directories removed by the caller -- against
+ * what a sandbox can leave behind, the reclaim of dead wards' workspaces
+ * (launcher/supervisor/reclaim.c), --input copies, and the file diff of a
+ * slot (launcher/unprivileged/fsdiff.c). Trees are made the way a sandbox would
+ * make them; every test checks, from outside, that the workspace is gone and
+ * that what the tree pointed at is intact. Rootless mode is tested in a child
  * that drops to uid 65534. */
 /* cmocka needs these before it */
 #include <setjmp.h>
@@ -14,10 +17,13 @@
 
 #include <cmocka.h>
 
+#include "drop.h"
 #include "fsdiff.h"
+#include "reclaim.h"
 #include "safefs.h"
 #include "sha256.h"
 #include "workspace.h"
+#include "workspace_empty.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -157,6 +163,40 @@ static void hostile_tree(struct t *t, int dirfd, int levels)
 
 /* ------------------------------------------------------------ lifecycle */
 
+/* What ward does at the end of a run: the courier (a child with the
+ * workspace's ids and no privilege) empties it, then the supervisor (this
+ * process) removes its empty directories. */
+static int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err)
+{
+	int status;
+	pid_t pid;
+
+	if (ws->fd >= 0 && !ws->keep) {
+		pid = fork();
+		assert_true(pid >= 0);
+		if (pid == 0) {
+			struct ward_drop d = {.change_ids = geteuid() == 0,
+					      .uid = ws->uid,
+					      .gid = ws->gid,
+					      .parent = getppid()};
+			struct ward_rm_stats rm = {0};
+			ward_err e;
+
+			if (ward_drop_privileges(&d, &e) < 0 ||
+			    ward_workspace_empty(ws->fd, &rm, &e) < 0)
+				_exit(1);
+			/* the count comes back as the exit status */
+			_exit(rm.chmodded > 100 ? 100 : 2 + (int)rm.chmodded);
+		}
+		assert_int_equal(waitpid(pid, &status, 0), pid);
+		assert_true(WIFEXITED(status));
+		if (WEXITSTATUS(status) == 1)
+			return ward_fail(err, 0, "emptying failed");
+		ws->rm.chmodded += (uint64_t)(WEXITSTATUS(status) - 2);
+	}
+	return ward_workspace_remove(ws, err);
+}
+
 static void create_and_destroy(void **state)
 {
 	struct t *t = *state;
@@ -192,7 +232,8 @@ static void create_and_destroy(void **state)
 	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);
 	assert_int_equal(stat(ro, &st), 0);
 	assert_int_equal(st.st_mode & 07777, 0755);
-	assert_int_equal(st.st_uid, 0);
+	/* the unprivileged courier removes it: its ids own everything */
+	assert_int_equal(st.st_uid, NOBODY);
 	/* a second slot of the same name is an error, not a reuse */
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), -1);
@@ -215,6 +256,36 @@ static void create_and_destroy(void **state)
 	free(json);
 }
 
+/* The ids a workspace of the test gets: the sandbox's are never root's. */
+static uid_t own_uid(void)
+{
+	return geteuid() == 0 ? NOBODY : geteuid();
+}
+
+static gid_t own_gid(void)
+{
+	return geteuid() == 0 ? NOBODY : getegid();
+}
+
+/* A hostile tree made as the sandbox would: with the workspace's ids. */
+static void hostile_tree_as_sandbox(struct t *t, int dirfd, int levels)
+{
+	int status;
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (geteuid() == 0 && (setgroups(0, NULL) < 0 ||
+				       setresgid(NOBODY, NOBODY, NOBODY) ||
+				       setresuid(NOBODY, NOBODY, NOBODY)))
+			_exit(1);
+		hostile_tree(t, dirfd, levels);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void destroys_a_hostile_tree(void **state)
 {
 	struct t *t = *state;
@@ -233,13 +304,12 @@ static void destroys_a_hostile_tree(void **state)
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "output", true, rw, sizeof(rw), &err), 0);
 	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	hostile_tree(t, fd, 3000);
+	hostile_tree_as_sandbox(t, fd, 3000);
 	close(fd);
 	/* and the slot itself made unusable */
 	assert_int_equal(chmod(rw, 0), 0);
 	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
 	assert_true(ws.removed);
-	assert_true(ws.rm.flattened >= 3000 / WARD_RMTREE_DEPTH - 1);
 	assert_int_equal(count_entries(t->base), 0);
 	outside_intact(t);
 }
@@ -310,8 +380,8 @@ static void keep_workspace(void **state)
 	size_t len;
 	FILE *f;
 
-	assert_int_equal(ward_workspace_create(&ws, t->base, geteuid(),
-					       getegid(), true, &err),
+	assert_int_equal(ward_workspace_create(&ws, t->base, own_uid(),
+					       own_gid(), true, &err),
 			 0);
 	assert_true(ws.keep);
 	assert_int_equal(
@@ -344,25 +414,27 @@ static void reclaims_dead_workspaces(void **state)
 	int fd;
 
 	/* dead: a hostile tree left in a slot; kept: --keep-workspace */
-	assert_int_equal(ward_workspace_create(&dead, t->base, geteuid(),
-					       getegid(), false, &err),
+	assert_int_equal(ward_workspace_create(&dead, t->base, own_uid(),
+					       own_gid(), false, &err),
 			 0);
 	assert_int_equal(
 	    ward_workspace_slot(&dead, "output", true, rw, sizeof(rw), &err),
 	    0);
 	fd = open(rw, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	hostile_tree(t, fd, 40);
+	hostile_tree_as_sandbox(t, fd, 40);
 	close(fd);
 	die_without_destroy(&dead);
-	assert_int_equal(ward_workspace_create(&kept, t->base, geteuid(),
-					       getegid(), true, &err),
+	assert_int_equal(ward_workspace_create(&kept, t->base, own_uid(),
+					       own_gid(), true, &err),
 			 0);
+	kept.reclaimed = ward_reclaim(kept.base_fd, geteuid() == 0);
 	assert_int_equal(kept.reclaimed, 1); /* dead, already */
 	assert_int_equal(access(dead.path, F_OK), -1);
 	die_without_destroy(&kept);
-	assert_int_equal(ward_workspace_create(&live, t->base, geteuid(),
-					       getegid(), false, &err),
+	assert_int_equal(ward_workspace_create(&live, t->base, own_uid(),
+					       own_gid(), false, &err),
 			 0);
+	live.reclaimed = ward_reclaim(live.base_fd, geteuid() == 0);
 	assert_int_equal(live.reclaimed, 0); /* not the kept one */
 
 	/* a workspace being made by a ward that died a minute ago, one
@@ -379,9 +451,10 @@ static void reclaims_dead_workspaces(void **state)
 	snprintf(p, sizeof(p), "%s/ws-notours", t->base);
 	assert_int_equal(mkdir(p, 0700), 0);
 
-	assert_int_equal(ward_workspace_create(&next, t->base, geteuid(),
-					       getegid(), false, &err),
+	assert_int_equal(ward_workspace_create(&next, t->base, own_uid(),
+					       own_gid(), false, &err),
 			 0);
+	next.reclaimed = ward_reclaim(next.base_fd, geteuid() == 0);
 	/* only the stale .new-ws-: live is locked, kept is marked */
 	assert_int_equal(next.reclaimed, 1);
 	assert_int_equal(access(live.path, F_OK), 0);
@@ -396,7 +469,7 @@ static void reclaims_dead_workspaces(void **state)
 
 	/* once live's ward is gone, the next one takes it */
 	die_without_destroy(&live);
-	assert_int_equal(ward_workspace_reclaim(next.base_fd), 1);
+	assert_int_equal(ward_reclaim(next.base_fd, geteuid() == 0), 1);
 	assert_int_equal(access(live.path, F_OK), -1);
 	assert_int_equal(ward_workspace_destroy(&next, &err), 0);
 	outside_intact(t);
@@ -480,8 +553,8 @@ static void copy_in(void **state)
 	snprintf(p, sizeof(p), "%s/sub/link", src);
 	assert_int_equal(symlink("../data.csv", p), 0);
 
-	assert_int_equal(ward_workspace_create(&ws, t->base, geteuid(),
-					       getegid(), false, &err),
+	assert_int_equal(ward_workspace_create(&ws, t->base, own_uid(),
+					       own_gid(), false, &err),
 			 0);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);

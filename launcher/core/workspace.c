@@ -4,7 +4,7 @@
  */
 #include "workspace.h"
 
-#include "report.h"
+#include "fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -90,43 +90,39 @@ static bool ws_name(const char *name, const char *prefix)
 	return strspn(name + n, "0123456789abcdef") == 16;
 }
 
-/* Remove name (a directory of the base) if no ward holds it. */
-static bool reclaim_one(int base_fd, const char *name, bool fresh_ok)
+/* name, a directory of the base, if no ward holds it: opened and locked. */
+static int lock_stale(int base_fd, const char *name, bool fresh_ok)
 {
 	_cleanup_close_ int fd = -1;
-	struct ward_rm_stats rm = {0};
 	struct timespec now;
 	struct stat st;
-	ward_err ignored;
 
 	fd = ward_open_beneath(base_fd, name, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0 || fstat(fd, &st) < 0 || st.st_uid != geteuid())
-		return false;
+		return -1;
 	/* A .new-ws-... is locked a moment after it is made: only an old
 	 * one is surely a dead ward's. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (!fresh_ok && now.tv_sec - st.st_mtim.tv_sec < WARD_WS_NEW_STALE_SEC)
-		return false;
+		return -1;
 	if (flock(fd, LOCK_EX | LOCK_NB) < 0)
-		return false; /* alive (EWOULDBLOCK), or cannot tell */
+		return -1; /* alive (EWOULDBLOCK), or cannot tell */
 	if (faccessat(fd, WARD_WS_KEEP_MARK, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
-		return false;
-	if (ward_rmtree_contents(fd, &rm, &ignored) < 0)
-		return false;
-	return unlinkat(base_fd, name, AT_REMOVEDIR) == 0;
+		return -1;
+	return steal_fd(&fd);
 }
 
-unsigned ward_workspace_reclaim(int base_fd)
+size_t ward_workspace_stale(int base_fd, struct ward_stale_ws *out, size_t max)
 {
 	/* Live workspaces are candidates too (locked, skipped): look at more
-	 * than we may remove. */
+	 * than we may take. */
 	char names[WARD_WS_RECLAIM_SCAN][32];
-	unsigned n = 0, done = 0;
+	size_t n = 0, done = 0;
 	_cleanup_close_ int dfd = -1;
 	DIR *d;
 	struct dirent *e;
 
-	/* The names first, the removals with the stream closed. */
+	/* The names first, the locks with the stream closed. */
 	dfd = openat(base_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0 || !(d = fdopendir(dfd)))
 		return 0;
@@ -139,8 +135,14 @@ unsigned ward_workspace_reclaim(int base_fd)
 				 e->d_name);
 	}
 	closedir(d);
-	for (unsigned i = 0; i < n && done < WARD_WS_RECLAIM_MAX; i++)
-		done += reclaim_one(base_fd, names[i], names[i][0] != '.');
+	for (size_t i = 0; i < n && done < max; i++) {
+		int fd = lock_stale(base_fd, names[i], names[i][0] != '.');
+		if (fd < 0)
+			continue;
+		out[done].fd = fd;
+		memcpy(out[done].name, names[i], sizeof(out[done].name));
+		done++;
+	}
 	return done;
 }
 
@@ -157,7 +159,6 @@ int ward_workspace_create(struct ward_workspace *ws, const char *base,
 	ws->keep = keep;
 	if (open_base(ws, base, err) < 0)
 		goto fail;
-	ws->reclaimed = ward_workspace_reclaim(ws->base_fd);
 	if (ward_random_name(ws->id, sizeof(ws->id), WARD_WS_ID_PREFIX) < 0) {
 		ward_fail(err, errno, "a workspace id");
 		goto fail;
@@ -213,7 +214,7 @@ fail_tmp:
 	ws->id[0] = '\0';
 fail:;
 	ward_err ignored;
-	ward_workspace_destroy(ws, &ignored);
+	ward_workspace_remove(ws, &ignored);
 	memset(&ws->destroyed, 0, sizeof(ws->destroyed));
 	return -1;
 }
@@ -231,7 +232,7 @@ int ward_workspace_slot(struct ward_workspace *ws, const char *name,
 		return ward_fail(err, errno, "make %s/%s", ws->path, name);
 	fd = ward_open_beneath(ws->fd, name, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0 || fchmod(fd, writable ? 0700 : 0755) < 0 ||
-	    (writable && fchown(fd, ws->uid, ws->gid) < 0))
+	    (geteuid() == 0 && fchown(fd, ws->uid, ws->gid) < 0))
 		return ward_fail(err, errno, "set up %s/%s", ws->path, name);
 	if ((size_t)snprintf(path, len, "%s/%s", ws->path, name) >= len)
 		return ward_fail(err, ENAMETOOLONG, "%s/%s", ws->path, name);
@@ -253,10 +254,12 @@ static mode_t file_mode(mode_t m)
 	return (m & 0111) ? 0755 : 0644;
 }
 
-/* The copy is the sandbox's to change when the slot is writable. */
+/* Everything in the workspace belongs to the sandbox's host ids, so that
+ * the unprivileged courier can remove it (a read-only slot stays read-only
+ * for the sandbox: it is mounted so). */
 static int own(struct copy *c, int dirfd, const char *name)
 {
-	if (!c->writable || geteuid() != 0)
+	if (geteuid() != 0)
 		return 0;
 	return fchownat(dirfd, name, c->ws->uid, c->ws->gid,
 			AT_SYMLINK_NOFOLLOW);
@@ -437,14 +440,55 @@ int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 			 name, src);
 }
 
-/* -------------------------------------------------------------- destroy */
+/* -------------------------------------------------------------- remove */
 
-int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err)
+size_t ward_workspace_entries(int ws_fd, char (*names)[NAME_MAX + 1],
+			      size_t max)
+{
+	_cleanup_close_ int dfd = -1;
+	size_t n = 0;
+	DIR *d;
+	struct dirent *e;
+
+	dfd = openat(ws_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd)))
+		return 0;
+	dfd = -1; /* the stream owns it */
+	while ((e = readdir(d)) && n < max)
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			snprintf(names[n++], NAME_MAX + 1, "%s", e->d_name);
+	closedir(d);
+	return n;
+}
+
+/* Each entry the courier emptied, then the workspace itself: never a
+ * descent into what the sandbox wrote (an entry that is not empty stays,
+ * and so does the workspace, for a later ward to reclaim). */
+static int remove_entries(struct ward_workspace *ws, ward_err *err)
+{
+	char names[WARD_WS_SLOTS_MAX][NAME_MAX + 1];
+	size_t n = ward_workspace_entries(ws->fd, names, WARD_WS_SLOTS_MAX);
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (unlinkat(ws->fd, names[i], AT_REMOVEDIR) == 0 ||
+		    (errno == ENOTDIR && unlinkat(ws->fd, names[i], 0) == 0)) {
+			ws->rm.removed++;
+			continue;
+		}
+		if (rc == 0)
+			rc = ward_fail(err, errno, "remove %s/%s", ws->path,
+				       names[i]);
+	}
+	return rc;
+}
+
+int ward_workspace_remove(struct ward_workspace *ws, ward_err *err)
 {
 	int rc = 0;
 
 	if (ws->fd >= 0 && !ws->keep) {
-		if (ward_rmtree_contents(ws->fd, &ws->rm, err) < 0)
+		if (remove_entries(ws, err) < 0)
 			rc = -1;
 		else if (unlinkat(ws->base_fd, ws->id, AT_REMOVEDIR) < 0)
 			rc = ward_fail(err, errno, "remove the workspace %s",
@@ -467,38 +511,4 @@ int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err)
 		close(ws->base_fd);
 	ws->fd = ws->base_fd = -1;
 	return rc;
-}
-
-void ward_workspace_json(FILE *f, const struct ward_workspace *ws)
-{
-	char t[40];
-
-	if (!ws->id[0]) {
-		fputs("null", f);
-		return;
-	}
-	fputs("{\"id\":", f);
-	ward_json_bytes(f, (const uint8_t *)ws->id, strlen(ws->id));
-	fputs(",\"path\":", f);
-	ward_json_bytes(f, (const uint8_t *)ws->path, strlen(ws->path));
-	ward_rfc3339(&ws->created, t, sizeof(t));
-	fprintf(f, ",\"created\":\"%s\",\"destroyed\":", t);
-	if (ws->destroyed.tv_sec && !ws->keep) {
-		ward_rfc3339(&ws->destroyed, t, sizeof(t));
-		fprintf(f, "\"%s\"", t);
-	} else {
-		fputs("null", f);
-	}
-	fprintf(f,
-		",\"kept\":%s,\"removed\":%s,\"entries_removed\":%llu,"
-		"\"flattened\":%llu,\"reclaimed\":%u,\"error\":",
-		ws->keep ? "true" : "false", ws->removed ? "true" : "false",
-		(unsigned long long)ws->rm.removed,
-		(unsigned long long)ws->rm.flattened, ws->reclaimed);
-	if (ws->error[0])
-		ward_json_bytes(f, (const uint8_t *)ws->error,
-				strlen(ws->error));
-	else
-		fputs("null", f);
-	fputc('}', f);
 }

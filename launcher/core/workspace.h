@@ -15,9 +15,12 @@
  *                         the mapped --host-uid; rootless: the caller);
  *                         or a slot filled by --input (a copy)
  *
- * The sandbox writes into the slot directories; it is dead by the time the
- * workspace is destroyed, but what it left is hostile: destruction goes
- * through ward_rmtree (safefs.h).
+ * Everything below the workspace belongs to the sandbox's host ids. The
+ * sandbox writes into the slot directories; what it left is hostile, and
+ * root never reads it: the unprivileged courier empties the directories
+ * (launcher/unprivileged/workspace.h), then the supervisor removes the
+ * empty directories and the workspace (ward_workspace_remove), without
+ * ever descending into one.
  *
  * A workspace is flock()ed by the ward that made it for as long as it runs
  * (init inherits the descriptor, so until the sandbox is gone too). A ward
@@ -30,7 +33,7 @@
 #ifndef WARD_WORKSPACE_H
 #define WARD_WORKSPACE_H
 
-#include "safefs.h"
+#include "facts.h"
 #include "util.h"
 
 #include <limits.h>
@@ -51,23 +54,12 @@
 #define WARD_WS_RECLAIM_SCAN 256
 /* A .new-ws-... directory older than this is a dead ward's. */
 #define WARD_WS_NEW_STALE_SEC 60
+/* Entries of a workspace (its slots) the removal looks at. */
+#define WARD_WS_SLOTS_MAX 64
 /* Levels of a tree --input copies. */
 #define WARD_WS_COPY_DEPTH 64
 
-struct ward_workspace {
-	char id[32];	     /* "ws-" and 16 hex digits: the directory name */
-	char base[PATH_MAX]; /* absolute */
-	char path[PATH_MAX]; /* base/id */
-	int base_fd, fd;     /* -1 when not open */
-	uid_t uid;	     /* the sandbox's host ids: owner of what the */
-	gid_t gid;	     /* sandbox may write */
-	bool keep;	     /* --keep-workspace: not removed */
-	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: not yet */
-	bool removed;			    /* destroy removed it all */
-	unsigned reclaimed; /* stale workspaces of dead wards removed */
-	struct ward_rm_stats rm;
-	char error[WARD_ERR_MSG_MAX]; /* why destroy failed, or "" */
-};
+/* struct ward_workspace: facts.h. */
 
 /* Nothing to destroy yet; safe to destroy. */
 void ward_workspace_init(struct ward_workspace *ws);
@@ -84,11 +76,17 @@ void ward_workspace_default_base(bool root, char *buf, size_t len);
 int ward_workspace_create(struct ward_workspace *ws, const char *base,
 			  uid_t uid, gid_t gid, bool keep, ward_err *err);
 
-/* Remove the workspaces of dead wards in the open base directory base_fd
+/* A dead ward's workspace, opened and locked (ward_workspace_stale). */
+struct ward_stale_ws {
+	int fd;
+	char name[32];
+};
+
+/* The workspaces of dead wards in the open base directory base_fd
  * (unlocked ws-... without .keep; .new-ws-... older than a minute), at most
- * WARD_WS_RECLAIM_MAX. Returns how many were removed; what cannot be
- * removed now stays for a later ward. */
-unsigned ward_workspace_reclaim(int base_fd);
+ * max, each opened and locked (flock) for the caller to empty and remove.
+ * Returns how many. */
+size_t ward_workspace_stale(int base_fd, struct ward_stale_ws *out, size_t max);
 
 /* A fresh directory for slot `name` in the workspace, its absolute path in
  * path. writable: 0700 and owned by the sandbox's ids; else 0755, ours. */
@@ -112,13 +110,16 @@ int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 			   bool writable, const char *src,
 			   struct ward_copy_stats *st, ward_err *err);
 
-/* Remove the workspace (unless keep) and close it; records the time and
- * the outcome in ws. Safe to call on every path, more than once. Returns
- * 0, or -1 with err filled (ws->error says it too). */
-int ward_workspace_destroy(struct ward_workspace *ws, ward_err *err);
+/* The names in the workspace ws_fd (ward made each: the sandbox sees only
+ * the slots below it), at most max. */
+size_t ward_workspace_entries(int ws_fd, char (*names)[NAME_MAX + 1],
+			      size_t max);
 
-/* The report's "workspace" object: id, path, base, created, destroyed,
- * kept, removed, entries removed, reclaimed, error. */
-void ward_workspace_json(FILE *f, const struct ward_workspace *ws);
+/* The supervisor's half of the removal, once the courier has emptied the
+ * workspace's directories: each entry removed if it is empty, then the
+ * workspace (unless keep); closes it and records the time and the outcome
+ * in ws. Never descends into a directory. Safe on every path, more than
+ * once. Returns 0, or -1 with err filled (ws->error says it too). */
+int ward_workspace_remove(struct ward_workspace *ws, ward_err *err);
 
 #endif

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * facts.h: the data of one run, as the privileged part of the launcher
+ * knows it and hands it to the unprivileged part -- the one seam between
+ * the two (README, "Layout"; docs/spec.md 3.1).
+ *
+ * The supervisor (launcher/supervisor, root in root mode) and the courier
+ * (launcher/unprivileged, never privileged) are the same program: the
+ * courier is a fork of the supervisor, made before the sandbox exists.
+ * Everything the courier needs that exists before the fork it has in its
+ * own copy of memory; what the supervisor learns later (how init ended,
+ * the cgroup's counters, the network denials, the workspace's removal) it
+ * sends as struct ward_facts, byte for byte, on a pipe. No pointer in these
+ * structs is followed by the courier except those into the program's
+ * constant strings, which a fork does not move.
+ *
+ * Data only flows this way. The courier sends the supervisor fixed-size
+ * struct ward_courier_msg and nothing else; the supervisor acts on the
+ * kind and never parses what the sandbox wrote.
+ */
+#ifndef WARD_FACTS_H
+#define WARD_FACTS_H
+
+#include "policy.h"
+#include "util.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* ------------------------------------------------------------ cgroups */
+
+enum ward_cg_ctrl {
+	WARD_CG_MEMORY,
+	WARD_CG_PIDS,
+	WARD_CG_CPU,
+	WARD_CG_CPUACCT, /* v1 only: CPU time when there is no cgroup2 */
+	WARD_CG_FREEZER, /* v1 only: kill without cgroup.kill */
+	WARD_CG_NCTRL
+};
+#define WARD_CG_BIT(c) (1u << (c))
+
+/* "memory", "pids", ... (cgroup.c) */
+const char *ward_cg_ctrl_name(enum ward_cg_ctrl c);
+
+#define WARD_CG_MAXHIER 16
+#define WARD_CG_PATH	1024
+
+/* One directory of the run. */
+struct ward_cg_dir {
+	int version;
+	uint32_t ctrls;			  /* controllers used through it */
+	char mnt[WARD_CG_PATH];		  /* the hierarchy's mount point */
+	char base[WARD_CG_PATH];	  /* ward's base, a cgroup path */
+	char path[2 * WARD_CG_PATH + 64]; /* the run's directory */
+	int fd;				  /* the run's directory, or -1 */
+	bool created;
+	bool selfmove; /* v2, rootless default: move ward into a leaf first */
+};
+
+/* A limit written to a cgroup file, for the report. */
+struct ward_cg_applied {
+	enum ward_limit limit;
+	uint64_t value;
+	char where[96]; /* "cgroup v1 memory.limit_in_bytes" */
+};
+
+#define WARD_CG_MAXAPPLIED 8
+
+struct ward_cgroup {
+	bool active; /* the run has cgroups at all */
+	char run_id[48];
+	struct ward_cg_dir dir[WARD_CG_MAXHIER];
+	int ndirs;
+	int v2;			    /* index in dir[] of cgroup2, or -1 */
+	int by_ctrl[WARD_CG_NCTRL]; /* index in dir[] per controller, -1 */
+	bool swap_by_host; /* swap 0 holds because the host has no swap */
+	struct ward_cg_applied applied[WARD_CG_MAXAPPLIED];
+	int napplied;
+};
+
+/* Peaks and counters, each with the file it came from. */
+struct ward_cg_stats {
+	bool have_mem_peak;
+	uint64_t mem_peak;
+	const char *mem_peak_src;
+	bool have_cpu;
+	uint64_t cpu_user_usec, cpu_sys_usec;
+	const char *cpu_src;
+	bool have_pids_peak;
+	uint64_t pids_peak;
+	const char *pids_peak_src;
+	bool have_oom;
+	uint64_t oom_kills;    /* processes the OOM killer killed */
+	uint64_t mem_max_hits; /* times the limit was hit (v2 memory.events
+				  max, v1 memory.failcnt) */
+	const char *oom_src;
+	bool have_pids_events;
+	uint64_t pids_max_hits; /* forks refused (pids.events max) */
+	bool have_throttle;	/* the cpu quota's own counters */
+	uint64_t nr_throttled;	/* periods in which the quota ran out */
+	uint64_t throttled_usec;
+};
+
+/* What the removal of the run's cgroups found. */
+struct ward_cg_cleanup {
+	bool removed;	     /* every directory removed */
+	unsigned procs_left; /* processes found at the last check */
+};
+
+/* ------------------------------------------------------------ the run */
+
+/* The target's credentials, read by the target itself just before its
+ * execve (after the seccomp program is installed), not copied from the
+ * policy. */
+#define WARD_MEASURED_GROUPS 32
+struct ward_measured {
+	uint32_t uid[3], gid[3]; /* real, effective, saved (inside) */
+	int32_t ngroups;	 /* supplementary groups; -1: not read */
+	uint32_t groups[WARD_MEASURED_GROUPS];
+	uint64_t cap_eff, cap_prm, cap_inh, cap_bnd, cap_amb;
+	int32_t no_new_privs; /* prctl PR_GET_NO_NEW_PRIVS */
+	int32_t securebits;   /* prctl PR_GET_SECUREBITS */
+	int32_t seccomp;      /* 2: the kernel took the filter */
+	int32_t dumpable;     /* prctl PR_GET_DUMPABLE */
+};
+
+enum ward_end {
+	WARD_END_UNKNOWN = 0, /* init ended without a word */
+	WARD_END_STATUS,      /* the target ran and ended: status */
+	WARD_END_SETUP,	      /* setup failed: err */
+	WARD_END_EXEC	      /* the program could not be run: err */
+};
+
+/* Why the supervisor ended the run itself (the first reason wins). */
+enum ward_stop {
+	WARD_STOP_NONE = 0,
+	WARD_STOP_TIMEOUT, /* wall */
+	WARD_STOP_OUTPUT,  /* a stream passed its ceiling */
+	WARD_STOP_SECCOMP, /* a kill rule matched */
+	WARD_STOP_SIGNAL,  /* ward got SIGTERM, SIGINT or SIGHUP */
+	WARD_STOP_COURIER, /* the courier died: nothing could leave */
+	WARD_STOP_OOM	   /* the OOM killer killed in the run: all of it */
+};
+
+/* The syscall a kill rule stopped. */
+struct ward_violation {
+	bool seen;
+	bool nr_known; /* false: the notification went away unread */
+	int32_t nr;
+	uint32_t arch;
+	const char *name; /* NULL when neither table knows it (named by
+			     the courier, ward_violation_name) */
+};
+
+struct ward_outcome {
+	enum ward_end end;
+	int status;    /* WARD_END_STATUS: the target's wait status */
+	ward_err err;  /* WARD_END_SETUP, WARD_END_EXEC */
+	int init_code; /* init's si_code (CLD_EXITED, CLD_KILLED...) */
+	int init_status;
+	enum ward_stop stop;
+	int stop_signal; /* WARD_STOP_SIGNAL: ward's signal */
+	bool term_sent;	 /* the grace SIGTERM went to the target */
+	struct ward_violation seccomp;
+	bool have_rusage;
+	struct rusage rusage; /* init and everything it reaped */
+	uint64_t wall_ms;     /* from the release of init to its end */
+	long pids_sampled;    /* the most pids.current seen, or -1 */
+	bool measured;	      /* the target's credentials arrived */
+	struct ward_measured id;
+};
+
+/* A network denial, already spelled (net.h: ward_net_denial_str). */
+struct ward_report_denial {
+	char what[96];
+	uint64_t count;
+};
+
+#define WARD_FACTS_DENIALS 64
+
+/* ------------------------------------------------------------ workspace */
+
+struct ward_rm_stats {
+	uint64_t removed;   /* entries unlinked, directories included */
+	uint64_t flattened; /* directories moved up to bound the depth */
+	uint64_t chmodded;  /* directories made writable to be emptied */
+};
+
+/* The run's workspace (docs/spec.md 6.3): made by the supervisor, emptied
+ * by the courier, its empty directories removed by the supervisor. */
+struct ward_workspace {
+	char id[32];	     /* "ws-" and 16 hex digits: the directory name */
+	char base[PATH_MAX]; /* absolute */
+	char path[PATH_MAX]; /* base/id */
+	int base_fd, fd;     /* -1 when not open */
+	uid_t uid;	     /* the sandbox's host ids: owner of everything */
+	gid_t gid;	     /* in it */
+	bool keep;	     /* --keep-workspace: not removed */
+	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: not yet */
+	bool removed;			    /* all of it is gone */
+	unsigned reclaimed; /* stale workspaces of dead wards removed */
+	struct ward_rm_stats rm;
+	char error[WARD_ERR_MSG_MAX]; /* why the removal failed, or "" */
+};
+
+/* ------------------------------------------------------------ messages */
+
+/* What the supervisor tells the courier once nothing of the sandbox is
+ * left and the workspace is removed. */
+struct ward_facts {
+	int exit_code;	 /* ward's own exit status */
+	bool spawned;	 /* init was created */
+	bool supervised; /* the loop ran: outcome is meaningful */
+	bool have_error; /* ward refused or failed: error says why */
+	char error[WARD_ERR_MSG_MAX + 128];
+	char run_id[48];		    /* "" before one was made */
+	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: unknown */
+	struct ward_outcome outcome;
+	struct ward_cgroup cg;
+	struct ward_cg_stats stats;
+	struct ward_cg_cleanup cleanup;
+	bool net_checked; /* the allow-list ran: denials were read */
+	uint32_t ndenials;
+	struct ward_report_denial denials[WARD_FACTS_DENIALS];
+	/* The supervisor's half of the workspace's removal. */
+	bool ws_removed;
+	uint64_t ws_rm_removed; /* the empty directories it removed */
+	struct timespec ws_destroyed;
+	char ws_error[WARD_ERR_MSG_MAX];
+};
+
+/* From the courier to the supervisor, one write each (smaller than
+ * PIPE_BUF, so never split). */
+enum ward_courier_kind {
+	WARD_C_READY = 1,   /* the writable slots are snapshotted: go */
+	WARD_C_REFUSE = 2,  /* text: why the run cannot start */
+	WARD_C_OUTPUT = 3,  /* a stream passed its ceiling: kill */
+	WARD_C_EMPTIED = 4, /* exports done, the workspace emptied */
+};
+
+struct ward_courier_msg {
+	uint32_t kind;
+	char text[WARD_ERR_MSG_MAX];
+};
+
+/* From the supervisor to the courier: one byte once nothing of the
+ * sandbox is left (whether it ever ran), then struct ward_facts once the
+ * workspace is removed. */
+#define WARD_S_GONE_RAN 'R' /* the sandbox ran: diff and export */
+#define WARD_S_GONE_NOT 'N' /* refused before it ran */
+
+#endif

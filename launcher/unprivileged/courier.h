@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * courier.h: the unprivileged process that handles everything the sandbox
+ * produces (docs/spec.md 3.1 and part 6).
+ *
+ * The supervisor forks it before the sandbox exists; it drops every
+ * privilege (launcher/core/drop.h) before it reads a byte the sandbox
+ * wrote, and then, in order:
+ *
+ *   before    checks and snapshots the writable slots; says READY (or why
+ *             the run must be refused)
+ *   during    drains, caps, digests and delivers the target's stdout and
+ *             stderr; says OUTPUT when a stream passes its ceiling
+ *   after     once the supervisor says the sandbox is gone: the file
+ *             diff, the exports, the manifest, the workspace emptied;
+ *             says EMPTIED
+ *   report    with the supervisor's facts (facts.h): why the run ended,
+ *             the run report, the summary of -v
+ *
+ * Root mode: the courier has the sandbox's host ids, the only ones that
+ * can read everything the sandbox wrote, and no capability; the sandbox,
+ * in its own pid and user namespaces, cannot reach it.
+ */
+#ifndef WARD_COURIER_H
+#define WARD_COURIER_H
+
+#include "channel.h"
+#include "facts.h"
+#include "output.h"
+#include "policy.h"
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct ward_courier {
+	/* What the supervisor knew at the fork (its memory is ours). */
+	const struct ward_policy *policy; /* NULL: the blob was not read */
+	const char *digest_hex;		  /* NULL: not known */
+	const char *mode;		  /* "root", "rootless", NULL */
+	uid_t host_uid;
+	gid_t host_gid;
+	bool will_run; /* the supervisor means to start the sandbox */
+	bool verbose;
+	bool seccomp_listener; /* kill rules go through the supervisor */
+	const struct ward_channel_arg
+	    *slots; /* every --slot, workspace's too */
+	size_t nslots;
+	int report_fd; /* -1: no report */
+	bool have_out; /* the target's pipes exist */
+	struct ward_output out;
+	struct ward_channel ch;
+	const struct ward_workspace *ws; /* NULL: none */
+	/* To and from the supervisor. */
+	int to_sup, from_sup;
+};
+
+/* The courier's whole life, once the privileges are dropped. Returns the
+ * exit status of the courier's process. */
+int ward_courier_run(struct ward_courier *c);
+
+#endif

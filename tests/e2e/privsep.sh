@@ -1,0 +1,120 @@
+#!/bin/sh
+# tests/e2e/privsep.sh: root never reads what the sandbox wrote (issue 14,
+# docs/spec.md 3.1). Run from tests/e2e/run.sh.
+#
+# A root-mode run whose sandbox writes files the exporter must open, under
+# strace -f: every process's uid is followed from the trace (a process is
+# root until its own setresuid to another id succeeds; a fork starts with
+# its parent's), and every open of a file the sandbox wrote, by any
+# process, must come from one that is no longer root. The control: the
+# same trace must show that those files were opened at all (by the
+# courier, for the file diff and the export), or the check proves nothing.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+WARD=${WARD:-$top/$BUILD/ward}
+WARDC=${WARDC:-$top/$BUILD/wardc}
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1: $2"; }
+skip() { echo "SKIP $1: $2"; }
+
+if [ "$(id -u)" != 0 ]; then
+	skip root/privsep "needs root"
+	exit 0
+fi
+if ! command -v strace >/dev/null; then
+	skip root/privsep "strace is not installed (make deps)"
+	exit 0
+fi
+T=$(mktemp -d /tmp/ward-privsep.XXXXXX) || exit 1
+chmod 755 "$T"
+trap 'rm -rf "$T"' EXIT
+trap 'exit 1' INT TERM HUP
+
+cat >"$T/p.ward" <<'EOF'
+ward 1;
+policy privsep;
+use base;
+identity { user 1000; group 1000; }
+fs { slot output at /output rw; }
+net none;
+export output {
+    files 5;
+    per-file 1M;
+    total 2M;
+    names "*.txt";
+    types text;
+}
+limits { memory 128M; pids 32; wall 20s; }
+syscalls default allow { }
+EOF
+if ! "$WARDC" compile "$T/p.ward" -o "$T/p.wardb" >"$T/wardc.log" 2>&1; then
+	fail root/privsep "compile: $(head -c 300 "$T/wardc.log")"
+	exit 1
+fi
+chmod 644 "$T/p.wardb"
+mkdir "$T/exp"
+ASAN_OPTIONS=detect_leaks=0 timeout 60 strace -f -qq -s 256 \
+	-e trace=open,openat,openat2,setresuid,setuid,clone,clone3,fork,vfork \
+	-o "$T/trace" "$WARD" --report "$T/r.json" --export-dir "$T/exp" \
+	"$T/p.wardb" -- /bin/sh -c \
+	'echo one >/output/written-by-sandbox-1.txt; mkdir /output/d;
+	 echo two >/output/d/written-by-sandbox-2.txt' >"$T/out" 2>&1
+rc=$?
+if [ "$rc" != 0 ] || [ ! -f "$T/exp/written-by-sandbox-1.txt" ]; then
+	fail root/privsep "the run: rc=$rc $(head -c 300 "$T/out") $(ls "$T/exp")"
+	exit 1
+fi
+# pid -> uid, from the trace: clones inherit, setresuid/setuid change it.
+# A pid no clone of the trace returned was made in another pid namespace
+# (strace shows the child's pid as its parent sees it): a process of the
+# sandbox, mapped to an unprivileged host uid.
+python3 - "$T/trace" >"$T/verdict" <<'EOF'
+import re, sys
+uid = {}
+first = None
+root_opens, dropped_opens = [], []
+for line in open(sys.argv[1], errors="replace"):
+    m = re.match(r"(\d+)\s+(.*)", line)
+    if not m:
+        continue
+    pid, rest = int(m.group(1)), m.group(2)
+    if first is None:
+        first = pid
+        uid[pid] = 0
+    uid.setdefault(pid, "sandbox")
+    c = re.match(r"(<\.\.\. )?(clone3?|fork|vfork)(\(| resumed>).*=\s+(\d+)", rest)
+    if c:
+        uid[int(c.group(4))] = uid[pid]
+        continue
+    s = re.match(r"set(res)?uid\((\d+)", rest)
+    if s and re.search(r"=\s+0$", rest.strip()):
+        uid[pid] = int(s.group(2))
+        continue
+    if "written-by-sandbox" in rest and re.match(r"open", rest):
+        if uid[pid] == "sandbox":
+            continue  # the sandbox's own writes
+        (root_opens if uid[pid] == 0 else dropped_opens).append(
+            "%d(uid %s): %s" % (pid, uid[pid], rest.strip()[:160]))
+print("root %d dropped %d" % (len(root_opens), len(dropped_opens)))
+for o in root_opens[:5]:
+    print("ROOT " + o)
+EOF
+read -r _ nroot _ ndropped <"$T/verdict"
+if [ "$nroot" != 0 ]; then
+	fail root/privsep-root-reads-nothing "$(head -c 600 "$T/verdict")"
+elif [ "$ndropped" -lt 2 ]; then
+	fail root/privsep-control "the trace shows no open of the sandbox's files by ward: $(head -c 300 "$T/verdict")"
+else
+	pass root/privsep-root-reads-nothing
+	pass root/privsep-control
+fi
+# The exported files belong to the sandbox's host ids, the export
+# directory to its owner again.
+if [ "$(stat -c %u "$T/exp")" = 0 ] &&
+	[ "$(stat -c %u "$T/exp/written-by-sandbox-1.txt")" = 65534 ]; then
+	pass root/privsep-export-dir-given-back
+else
+	fail root/privsep-export-dir-given-back "$(stat -c '%n %u' "$T/exp" "$T/exp"/*)"
+fi
