@@ -531,7 +531,8 @@ t_python() { # MODE
 }
 
 # The stack people use under the python profile: numpy, pandas, scipy and
-# matplotlib (Debian's, from the host's /usr), a chart exported as a PNG.
+# matplotlib (Debian's, from the host's /usr), a chart exported as a PNG,
+# and nothing on stderr from fontconfig.
 # The numbers against awk's; the PNG, as it arrived in --export-dir, read by
 # pngcheck.py (the standard library, not the code that drew it): its
 # signature and every chunk well formed, 800x450 as the script asked, not
@@ -553,6 +554,8 @@ t_python_stack() { # MODE
 		p="analysis.json: got $(head -c 600 "$R/out/analysis.json" 2>/dev/null) expected $(head -c 600 "$E/analysis.json")"
 	elif [ "$(cat "$R/stdout")" != "charted 1000 points" ]; then
 		p="stdout is not 'charted 1000 points'"
+	elif grep -q 'Fontconfig error' "$R/stderr"; then
+		p="fontconfig complained on stderr: $(grep 'Fontconfig' "$R/stderr" | head -1)"
 	elif [ ! -f "$png" ] || ! cmp -s "$png" "$R/out/chart.png"; then
 		p="--export-dir did not export chart.png: $(cd "$R/export" && echo *)"
 	elif [ "$(od -An -tx1 -N8 "$png" | tr -d ' \n')" != 89504e470d0a1a0a ]; then
