@@ -14,7 +14,9 @@
 #              analysis.py: the same CSV grouped by pandas, a series fitted
 #              by numpy and scipy, a quadrature and a root (scipy), a chart
 #              drawn by matplotlib to a PNG that --export-dir lets out;
-#              checked against awk, and the PNG by a reader of the host's
+#              checked against awk, and the PNG by a reader of the host's.
+#              And who owns /usr inside: not the sandbox's own uid (files
+#              of unmapped host users show as the overflow uid)
 #   node       main.js: a file hashed through streams, timers through
 #              promises, JSON out; checked against sha256sum and sha1sum
 #   cc         a two-file C program built by make and gcc in /work, then
@@ -576,6 +578,30 @@ t_python_stack() { # MODE
 	verdict "$1" python-stack "$p" python
 }
 
+# Files of host users the user namespace does not map (root's /usr) show as
+# the kernel's overflow uid; the sandbox's own uid must be another, or
+# they look like the sandbox's own (git's safe.directory, `ls -l`, a
+# program checking it owns its config are fooled). base/core's passwd
+# names both: the sandbox's `sandbox`, the overflow uid `nobody`.
+t_python_owner() { # MODE
+	newrun "$1" python-unmapped-owner
+	# shellcheck disable=SC2016 # expanded inside the sandbox
+	launch "$1" python "" -- /bin/sh -c 'echo "$(id -u) $(id -un) $(stat -c "%u %U" /usr)"'
+	overflow=$(cat /proc/sys/kernel/overflowuid)
+	read -r uid uname owner oname rest <"$R/stdout"
+	p=
+	if [ -z "$oname" ] || [ -n "$rest" ]; then
+		p="stdout is not 'UID NAME OWNER NAME'"
+	elif [ "$uid" = "$owner" ]; then
+		p="/usr, root's on the host, is owned inside by uid $owner ($oname): the sandbox's own uid ($uname)"
+	elif [ "$owner" != "$overflow" ]; then
+		p="/usr is owned inside by uid $owner, not the overflow uid $overflow"
+	elif [ "$uname" != sandbox ] || [ "$oname" != nobody ]; then
+		p="names: the sandbox's uid $uid is '$uname' (not sandbox), the overflow uid '$oname' (not nobody)"
+	fi
+	verdict "$1" python-unmapped-owner "$p" python
+}
+
 t_node() {
 	newrun "$1" node
 	cp "$W/main.js" "$E/blob.bin" "$R/in/" && chmod 644 "$R/in/"*
@@ -730,6 +756,7 @@ net_init
 for MODE in root rootless; do
 	t_python $MODE
 	t_python_stack $MODE
+	t_python_owner $MODE
 	t_node $MODE
 	t_cc $MODE
 	t_shell $MODE
