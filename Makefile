@@ -146,7 +146,7 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
-	crun nodejs
+	crun nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \

@@ -12,9 +12,15 @@ The loop of docs/agents.md:
   6. take only the exported files (the manifest says what and why);
   7. retry at most N times, within the budget the policy implies.
 
-Run `python3 ward_client.py --self-test` for the example of the guide: a
-first attempt that exits 0 with a wrong answer, a second that tries to
-escape, a third that is right. The output is one JSON object.
+Run `python3 ward_client.py --self-test [--profile python]` for the example
+of the guide: a first attempt that exits 0 with a wrong answer, a second
+that tries to escape, a third that is right. The output is one JSON object.
+
+It runs the `wardc` and `ward` on PATH, or else those of the source tree it
+sits in (build/, or build/san). A profile given by name is found where
+wardc finds `use NAME;`: the -I directories, then $WARD_PATH, then the
+stdlib beside wardc (<its dir>/../share/ward/stdlib once installed,
+stdlib-policies/ of the tree it was built in).
 """
 
 import argparse
@@ -29,6 +35,74 @@ import tempfile
 
 # ward's own exit codes (ward(1)): everything else is the program's.
 WARD_REFUSED, WARD_CANNOT_EXEC, WARD_NOT_FOUND = 125, 126, 127
+
+# Where wardc looks for its stdlib, relative to the directory of its own
+# executable (lang/load.c, add_stdlib): installed, then in a build tree
+# (build/wardc, build-x/san/wardc, build/tests/test_x). The first that is a
+# directory is the stdlib; the others are not searched.
+STDLIB_BESIDE_WARDC = ("../share/ward/stdlib", "../stdlib-policies",
+                       "../../stdlib-policies", "../../../stdlib-policies")
+
+# The source tree this file is in, and its builds (make; make check).
+TREE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TREE_BUILDS = ("build", "build/san")
+
+
+def find_tool(name):
+    """`name` on PATH, else in a build of the source tree this file is in,
+    else the bare name (which then fails to run, saying so)."""
+    found = shutil.which(name)
+    if found:
+        return found
+    for build in TREE_BUILDS:
+        path = os.path.join(TREE, build, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return name
+
+
+def search_path(wardc, includes=()):
+    """wardc's search path for `use`: the -I directories, $WARD_PATH, then
+    the stdlib beside the wardc executable (symlinks resolved, as wardc
+    reads /proc/self/exe)."""
+    dirs = list(includes)
+    dirs += [d for d in os.environ.get("WARD_PATH", "").split(":") if d]
+    exe = shutil.which(wardc) if os.sep not in wardc else wardc
+    if exe:
+        here = os.path.dirname(os.path.realpath(exe))
+        for rel in STDLIB_BESIDE_WARDC:
+            cand = os.path.join(here, rel)
+            if os.path.isdir(cand):
+                dirs.append(os.path.realpath(cand))
+                break
+    return [d.rstrip("/") or "/" for d in dirs]
+
+
+class ProfileNotFound(Exception):
+    pass
+
+
+def find_profile(profile, wardc, includes=()):
+    """The source of a profile: an existing file as given, else NAME (or
+    NAME.ward) looked up as wardc looks up `use NAME;`."""
+    if os.path.isfile(profile):
+        return profile
+    name = profile[:-len(".ward")] if profile.endswith(".ward") else profile
+    dirs = search_path(wardc, includes)
+    parts = name.split("/")
+    if name.startswith("/") or any(p in ("", ".", "..") for p in parts):
+        raise ProfileNotFound("%s: no such file, and not a profile name "
+                              "(names joined by `/`, such as `python`)"
+                              % profile)
+    for d in dirs:
+        path = os.path.join(d, name + ".ward")
+        if os.path.isfile(path):
+            return path
+    raise ProfileNotFound(
+        "cannot find `%s.ward` on the search path (searched: %s); give a "
+        "file, or add a directory with -I DIR or $WARD_PATH"
+        % (name, ", ".join(dirs) if dirs else "nothing: the search path is "
+           "empty"))
 
 
 def sha256_file(path):
@@ -204,15 +278,26 @@ def revenue_is_right(run):
 
 def self_test(args):
     ward = Ward(args.ward, args.wardc, args.include)
+    try:
+        source = find_profile(args.profile, args.wardc, args.include)
+    except ProfileNotFound as e:
+        print("ward_client: %s" % e, file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory(prefix="ward-client-blob-") as tmp:
         blob = os.path.join(tmp, "python.wardb")
-        digest = ward.compile(args.profile, blob)
+        try:
+            digest = ward.compile(source, blob)
+        except (OSError, subprocess.CalledProcessError) as e:
+            print("ward_client: cannot compile %s: %s" % (source, e),
+                  file=sys.stderr)
+            return 2
         attempts = [{"sales.csv": SALES, "main.py": code}
                     for code in (WRONG, HOSTILE, RIGHT)]
         log = solve(ward, blob, digest, attempts,
                     ["/usr/bin/python3", "/input/main.py"],
                     revenue_is_right, retries=3)
-        result = {"profile_digest": digest,
+        result = {"profile": os.path.abspath(source),
+                  "profile_digest": digest,
                   "budget_s": ward.budget(blob, 3),
                   "attempts": log}
     json.dump(result, sys.stdout, indent=2)
@@ -223,11 +308,19 @@ def self_test(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--self-test", action="store_true", required=True)
-    ap.add_argument("--ward", default=shutil.which("ward") or "ward")
-    ap.add_argument("--wardc", default=shutil.which("wardc") or "wardc")
-    ap.add_argument("--profile", default="python.ward",
-                    help="the profile source (found on the search path)")
-    ap.add_argument("-I", dest="include", action="append", default=[])
+    ap.add_argument("--ward", default=find_tool("ward"),
+                    help="the launcher (default: on PATH, else this "
+                    "source tree's build)")
+    ap.add_argument("--wardc", default=find_tool("wardc"),
+                    help="the compiler (default: on PATH, else this "
+                    "source tree's build)")
+    ap.add_argument("--profile", default="python",
+                    help="a profile's source file, or its name, found on "
+                    "wardc's search path: the -I directories, $WARD_PATH, "
+                    "then wardc's stdlib (default: python)")
+    ap.add_argument("-I", dest="include", action="append", default=[],
+                    metavar="DIR",
+                    help="add DIR to the search path, as wardc -I")
     return self_test(ap.parse_args())
 
 

@@ -5,7 +5,9 @@
 #   sh tools/strace-syscalls.sh [OUTDIR]      (default: tools/strace)
 #
 # Needs strace, setpriv, unshare and ip; runs as root. Each workload runs
-# under strace -f as the sandbox user (65534), with the sandbox's environment
+# under strace -f as an unprivileged host user standing for the sandbox's
+# (65534, the host's nobody: the sandbox's own 1000 may be a real user
+# here), with the sandbox's environment
 # (env -i, LANG, PATH, HOME) and a scratch directory standing for /work,
 # /input, /output and /tmp. It writes, per workload W:
 #   W.syscalls  "name calls", sorted by name: every syscall of every thread

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The agents guide's loop, run for real: examples/ward_client.py drives
 ward on the stdlib python profile through a wrong answer, a hostile
-attempt and a right one, and every scorecard is checked from outside."""
+attempt and a right one, and every scorecard is checked from outside;
+then the guide's command line itself, from the tree and from elsewhere."""
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -73,5 +76,71 @@ with tempfile.TemporaryDirectory(prefix="ward-agents-") as tmp:
     bad = ward.run(tampered, digest, files(wc.RIGHT), argv)
     check("digest-mismatch-refused", bad.exit_code == wc.WARD_REFUSED and
           b"digest" in bad.stderr.lower(), bad.stderr[:200])
+
+# The documented invocation, as a user types it: `python3
+# examples/ward_client.py --self-test --profile python`, a profile given by
+# name. From the tree with no ward on PATH (the client takes the tree's
+# build), and with the build on PATH from elsewhere; both must find the
+# tree's stdlib, as wardc does, and pin the digest of what they compiled.
+profile = os.path.realpath(os.path.join(top, "stdlib-policies/python.ward"))
+with tempfile.TemporaryDirectory(prefix="ward-agents-") as tmp:
+    blob = os.path.join(tmp, "python.wardb")
+    want_digest = ward.compile(profile, blob)
+    clean = "/usr/bin:/bin"
+    env = {k: v for k, v in os.environ.items() if k != "WARD_PATH"}
+
+    def self_test(name, argv, path, cwd, want_profile=profile, extra_env=None):
+        e = dict(env, PATH=path, **(extra_env or {}))
+        proc = subprocess.run(["python3", *argv], cwd=cwd, env=e,
+                              capture_output=True, timeout=300)
+        try:
+            out = json.loads(proc.stdout)
+        except ValueError:
+            out = {}
+        attempts = out.get("attempts") or [{}]
+        check(name, proc.returncode == 0 and
+              out.get("profile") == want_profile and
+              out.get("profile_digest") == want_digest and
+              len(attempts) == 3 and attempts[-1].get("task", {}).get("ok"),
+              "exit %d profile %r digest %r stderr %r" % (
+                  proc.returncode, out.get("profile"),
+                  out.get("profile_digest"), proc.stderr[-300:]))
+
+    if shutil.which("wardc", path=clean) or shutil.which("ward", path=clean):
+        check("documented/from-tree", False,
+              "a wardc or ward in %s would be used instead of the tree's" % clean)
+    else:
+        self_test("documented/from-tree",
+                  ["examples/ward_client.py", "--self-test", "--profile", "python"],
+                  clean, top)
+        self_test("documented/from-tree-default-profile",
+                  ["examples/ward_client.py", "--self-test"], clean, top)
+        # from elsewhere, the tree's build still, and the file's name
+        self_test("documented/tree-from-elsewhere-profile-dot-ward",
+                  [os.path.join(top, "examples/ward_client.py"), "--self-test",
+                   "--profile", "python.ward"], clean, tmp)
+    client = os.path.join(top, "examples/ward_client.py")
+    self_test("documented/build-on-path",
+              [client, "--self-test", "--profile", "python"],
+              os.path.join(top, build) + ":" + clean, tmp)
+    # -I and $WARD_PATH come before the stdlib, as for wardc's `use`.
+    mine = os.path.join(tmp, "mine")
+    os.mkdir(mine)
+    shutil.copy(profile, os.path.join(mine, "python.ward"))
+    self_test("documented/ward-path-first",
+              [client, "--self-test", "--profile", "python"],
+              os.path.join(top, build) + ":" + clean, tmp,
+              want_profile=os.path.join(mine, "python.ward"),
+              extra_env={"WARD_PATH": mine})
+    # A name on no directory of the search path: the directories searched,
+    # no traceback, usage status 2.
+    proc = subprocess.run(["python3", client, "--self-test", "--profile", "nosuch"],
+                          cwd=tmp, env=dict(env, PATH=os.path.join(top, build) + ":" + clean),
+                          capture_output=True, timeout=60)
+    err = proc.stderr.decode(errors="replace")
+    check("documented/profile-not-found", proc.returncode == 2 and
+          "cannot find `nosuch.ward`" in err and
+          os.path.dirname(profile) in err and "Traceback" not in err,
+          "exit %d: %r" % (proc.returncode, err[-300:]))
 
 sys.exit(1 if failed else 0)

@@ -8,7 +8,9 @@
 # list and modes, no setuid or setgid bit; the INSTALLED wardc, run from
 # outside the source tree, finds the INSTALLED stdlib (and nothing else),
 # checks every installed policy, compiles and explains the python profile,
-# and still works when the whole tree is moved; --help, --version and the
+# and still works when the whole tree is moved; examples/ward_client.py,
+# with the installed programs on PATH, finds the installed python profile
+# by name and runs its self-test; --help, --version and the
 # usage exit codes of both binaries; the man pages render without a warning,
 # carry every option of --help and of the option parsers, every command,
 # keyword and limit, and their examples pass `wardc check'; the bash
@@ -109,6 +111,7 @@ unset WARD_PATH
 wardc=$root/bin/wardc
 ward=$root/bin/ward
 stdlib=$root/share/ward/stdlib
+real=$(cd "$stdlib" && pwd -P)
 in_work() { (cd "$work" && "$@"); }
 
 n=0
@@ -132,6 +135,25 @@ else
 	fail stdlib/explain-python "$(printf '%s' "$out" | head -3 | tr '\n' ' ')"
 fi
 
+# docs/agents.md's client, as a user runs it once ward is installed: the
+# installed wardc and ward on PATH, from a directory outside the tree, the
+# profile given by name. It must compile the INSTALLED python.ward (found
+# where wardc finds its stdlib) and solve its task. (Root: the profile's
+# cgroup limits.)
+if [ "$(id -u)" = 0 ]; then
+	if in_work env -u WARD_PATH PATH="$root/bin:/usr/bin:/bin" python3 "$top/examples/ward_client.py" \
+		--self-test --profile python >"$tmp/client.json" 2>"$tmp/err" &&
+		jq -e --arg p "$real/python.ward" --arg d "$(sha256sum "$tmp/python.wardb" | cut -c1-64)" \
+			'.profile == $p and .profile_digest == $d and (.attempts | length) == 3 and
+			.attempts[-1].task.ok == true' "$tmp/client.json" >/dev/null; then
+		pass client/self-test-profile-by-name
+	else
+		fail client/self-test-profile-by-name "$(jq -c '{profile, profile_digest}' "$tmp/client.json" 2>/dev/null) $(tail -3 "$tmp/err" | tr '\n' ' ')"
+	fi
+else
+	echo "SKIP install/client/self-test-profile-by-name: needs root (cgroup limits)"
+fi
+
 # A policy of the user's, in a temporary directory, that uses the stdlib.
 cat >"$work/mine.ward" <<'EOF'
 ward 1;
@@ -145,7 +167,6 @@ check stdlib/use-from-elsewhere in_work "$wardc" compile mine.ward -o mine.wardb
 
 # It is the installed stdlib that is searched, and only it.
 printf 'ward 1;\nuse nosuch;\n' >"$work/nosuch.ward"
-real=$(cd "$stdlib" && pwd -P)
 if out=$(in_work "$wardc" check nosuch.ward 2>&1); then
 	fail stdlib/searched "a missing fragment was found"
 elif printf '%s\n' "$out" | grep -qx "  *= help: searched: $real"; then

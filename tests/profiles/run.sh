@@ -10,7 +10,13 @@
 #
 # The workloads are in tests/profiles/work (README.md beside this script):
 #   python     stats.py: a CSV -> statistics (JSON) and a CSV per region,
-#              then exported with --export-dir; checked against awk
+#              then exported with --export-dir; checked against awk.
+#              analysis.py: the same CSV grouped by pandas, a series fitted
+#              by numpy and scipy, a quadrature and a root (scipy), a chart
+#              drawn by matplotlib to a PNG that --export-dir lets out;
+#              checked against awk, and the PNG by a reader of the host's.
+#              And who owns /usr inside: not the sandbox's own uid (files
+#              of unmapped host users show as the overflow uid)
 #   node       main.js: a file hashed through streams, timers through
 #              promises, JSON out; checked against sha256sum and sha1sum
 #   cc         a two-file C program built by make and gcc in /work, then
@@ -316,9 +322,10 @@ ran_ok() {
 	fi
 	[ -z "$bad" ]
 }
-# verdict MODE NAME PROBLEM: PASS when the run and the checks went well.
+# verdict MODE NAME PROBLEM [POLICY]: PASS when the run and the checks went
+# well. POLICY is the profile the test ran (default: NAME).
 verdict() {
-	if ! ran_ok "$1" "$2"; then
+	if ! ran_ok "$1" "${4:-$2}"; then
 		fail "$1/$2" "$bad; $(why)"
 	elif [ -n "$3" ]; then
 		fail "$1/$2" "$3; $(why)"
@@ -390,6 +397,43 @@ END {
 	tail -n +2 "$E/data.csv" | awk -F, '{ r[$2]++; u[$2] += $3 } END { for (g in r) print g "," r[g] "," u[g] }' |
 		LC_ALL=C sort
 } >"$E/regions.csv"
+
+# python, analysis.py: per region of data.csv, rows, units and the mean
+# price; a series y = 1.75 x + 12 + noise, its moments and least-squares
+# line (two passes in awk, the textbook formulas); the integral of
+# exp(-t^2) over the line is sqrt(pi); the root of cos t = t is the limit
+# of iterating cos.
+awk 'BEGIN { srand(13); print "x,y"
+	for (i = 0; i < 1000; i++) printf "%d,%.6f\n", i, 1.75 * i + 12 + (rand() - 0.5) * 40 }' >"$E/series.csv"
+{
+	printf '{"by_region": '
+	awk -F, 'NR > 1 { rows[$2]++; units[$2] += $3; price[$2] += $4 }
+	END {
+		printf "{"; sep = ""
+		for (g in rows) {
+			printf "%s\"%s\": {\"rows\": %d, \"units\": %d, \"price_mean\": %.17g}",
+				sep, g, rows[g], units[g], price[g] / rows[g]
+			sep = ", "
+		}
+		printf "}"
+	}' "$E/data.csv"
+	printf ', "series": '
+	awk -F, 'NR > 1 { n++; x[n] = $1 + 0; y[n] = $2 + 0; sx += $1; sy += $2 }
+	END {
+		mx = sx / n; my = sy / n
+		for (i = 1; i <= n; i++) {
+			dx = x[i] - mx; dy = y[i] - my
+			sxx += dx * dx; syy += dy * dy; sxy += dx * dy
+		}
+		b = sxy / sxx; a = my - b * mx
+		printf "{\"n\": %d, \"mean_x\": %.17g, \"mean_y\": %.17g, \"std_y\": %.17g, ", n, mx, my, sqrt(syy / n)
+		printf "\"polyfit\": [%.17g, %.17g], \"linregress\": [%.17g, %.17g, %.17g]}", b, a, b, a, sxy / sqrt(sxx * syy)
+	}' "$E/series.csv"
+	awk 'BEGIN {
+		t = 1; for (i = 0; i < 1000; i++) t = cos(t)
+		printf ", \"gauss\": %.17g, \"dottie\": %.17g}\n", sqrt(atan2(0, -1)), t
+	}'
+} >"$E/analysis.json"
 
 # node: 2 MiB of random bytes; sha256sum and sha1sum.
 head -c $((2 << 20)) /dev/urandom >"$E/blob.bin"
@@ -486,6 +530,76 @@ t_python() { # MODE
 		p="stats.json is owned by $(stat -c %u "$R/out/stats.json"), not the sandbox's host uid $HUID"
 	fi
 	verdict "$1" python "$p"
+}
+
+# The stack people use under the python profile: numpy, pandas, scipy and
+# matplotlib (Debian's, from the host's /usr), a chart exported as a PNG,
+# and nothing on stderr from fontconfig.
+# The numbers against awk's; the PNG, as it arrived in --export-dir, read by
+# pngcheck.py (the standard library, not the code that drew it): its
+# signature and every chunk well formed, 800x450 as the script asked, not
+# blank (the bars' green, the points' blue, the line's red: matplotlib's
+# tab:green, tab:blue and tab:red), within the export's 5M per file, the
+# report's manifest calling it an exported png with the host's SHA-256.
+CHART_COLOURS="2ca02c 1f77b4 d62728"
+# shellcheck disable=SC2086 # $CHART_COLOURS: one argument per colour
+t_python_stack() { # MODE
+	newrun "$1" python-stack
+	cp "$W/analysis.py" "$E/data.csv" "$E/series.csv" "$R/in/" && chmod 644 "$R/in/"*
+	WARGS="--export-dir $R/export"
+	launch "$1" python "" -- /usr/bin/python3 /input/analysis.py
+	png=$R/export/chart.png
+	p=
+	if ! missing=$("$PY" -c 'import numpy, pandas, scipy, matplotlib' 2>&1); then
+		p="the host's python3 lacks the stack (make deps installs python3-numpy, -pandas, -scipy, -matplotlib): $(printf '%s' "$missing" | tail -1)"
+	elif ! jsoneq "$R/out/analysis.json" "$E/analysis.json"; then
+		p="analysis.json: got $(head -c 600 "$R/out/analysis.json" 2>/dev/null) expected $(head -c 600 "$E/analysis.json")"
+	elif [ "$(cat "$R/stdout")" != "charted 1000 points" ]; then
+		p="stdout is not 'charted 1000 points'"
+	elif grep -q 'Fontconfig error' "$R/stderr"; then
+		p="fontconfig complained on stderr: $(grep 'Fontconfig' "$R/stderr" | head -1)"
+	elif [ ! -f "$png" ] || ! cmp -s "$png" "$R/out/chart.png"; then
+		p="--export-dir did not export chart.png: $(cd "$R/export" && echo *)"
+	elif [ "$(od -An -tx1 -N8 "$png" | tr -d ' \n')" != 89504e470d0a1a0a ]; then
+		p="chart.png does not start with the PNG signature: $(od -An -tx1 -N8 "$png")"
+	elif size=$(stat -c %s "$png") && { [ "$size" -lt 10000 ] || [ "$size" -gt $((5 << 20)) ]; }; then
+		p="chart.png is $size bytes: not a drawn chart, or over the export's 5M"
+	elif ! seen=$("$PY" "$top/tests/profiles/pngcheck.py" "$png" $CHART_COLOURS 2>&1); then
+		p="chart.png: $seen"
+	elif ! printf '%s\n' "$seen" | grep -q '^png 800x450 depth 8 '; then
+		p="chart.png is not 800x450: $seen"
+	elif distinct=$(printf '%s\n' "$seen" | sed -n 's/.* distinct \([0-9]*\).*/\1/p') &&
+		[ "${distinct:-0}" -lt 16 ] || printf '%s\n' "$seen" | grep -qE ' [0-9a-f]{6}=0( |$)'; then
+		p="chart.png lacks what was drawn (colours $CHART_COLOURS): $seen"
+	elif [ "$(q '[.export[0].entries[] | select(.path == "chart.png") |
+		select(.verdict == "exported" and .type == "png")] | .[0].sha256')" != "$(sha256sum "$png" | cut -c1-64)" ]; then
+		p="the manifest does not list chart.png as an exported png with its SHA-256: $(jq -c '.export[0].entries' "$R/report.json" 2>/dev/null | head -c 300)"
+	fi
+	verdict "$1" python-stack "$p" python
+}
+
+# Files of host users the user namespace does not map (root's /usr) show as
+# the kernel's overflow uid; the sandbox's own uid must be another, or
+# they look like the sandbox's own (git's safe.directory, `ls -l`, a
+# program checking it owns its config are fooled). base/core's passwd
+# names both: the sandbox's `sandbox`, the overflow uid `nobody`.
+t_python_owner() { # MODE
+	newrun "$1" python-unmapped-owner
+	# shellcheck disable=SC2016 # expanded inside the sandbox
+	launch "$1" python "" -- /bin/sh -c 'echo "$(id -u) $(id -un) $(stat -c "%u %U" /usr)"'
+	overflow=$(cat /proc/sys/kernel/overflowuid)
+	read -r uid uname owner oname rest <"$R/stdout"
+	p=
+	if [ -z "$oname" ] || [ -n "$rest" ]; then
+		p="stdout is not 'UID NAME OWNER NAME'"
+	elif [ "$uid" = "$owner" ]; then
+		p="/usr, root's on the host, is owned inside by uid $owner ($oname): the sandbox's own uid ($uname)"
+	elif [ "$owner" != "$overflow" ]; then
+		p="/usr is owned inside by uid $owner, not the overflow uid $overflow"
+	elif [ "$uname" != sandbox ] || [ "$oname" != nobody ]; then
+		p="names: the sandbox's uid $uid is '$uname' (not sandbox), the overflow uid '$oname' (not nobody)"
+	fi
+	verdict "$1" python-unmapped-owner "$p" python
 }
 
 t_node() {
@@ -641,6 +755,8 @@ t_agentnet() {
 net_init
 for MODE in root rootless; do
 	t_python $MODE
+	t_python_stack $MODE
+	t_python_owner $MODE
 	t_node $MODE
 	t_cc $MODE
 	t_shell $MODE

@@ -5,10 +5,10 @@
 # what: the seed's checklist: `id -u` and the capability sets of the
 #   sandboxed shell, and who owns on the host a file it writes into the
 #   output slot
-# expect: uid and gid 65534 inside, no capability in any set
-#   (CapInh/Prm/Eff/Bnd/Amb all 0), NoNewPrivs 1, Seccomp 2; the file on
-#   the host belongs to the run's unprivileged host uid (as root: a uid of
-#   its own, never 0; rootless: the caller's)
+# expect: uid and gid 1000 inside (the stdlib's sandbox user), no
+#   capability in any set (CapInh/Prm/Eff/Bnd/Amb all 0), NoNewPrivs 1,
+#   Seccomp 2; the file on the host belongs to the run's unprivileged host
+#   uid (as root: a uid of its own, never 0; rootless: the caller's)
 # control: outside as root, the same commands show uid 0 and a full
 #   capability set: the observation tells root from not
 # if it fails: the identity section, the id maps (launcher/core/ns.c), the
@@ -21,7 +21,7 @@ grep -E '^(CapInh|CapPrm|CapEff|CapBnd|CapAmb|NoNewPrivs|Seccomp):' /proc/self/s
 [ -d /output ] && echo x >/output/owned
 SH
 	sbx -- bash /input/whoami.sh
-	check "uid and gid 65534; $(why)" so_has "uid 65534 65534"
+	check "uid and gid 1000; $(why)" so_has "uid 1000 1000"
 	for c in CapInh CapPrm CapEff CapBnd CapAmb; do
 		check "$c empty; $(why)" so_has "$c: 0000000000000000"
 	done
