@@ -51,15 +51,17 @@ endif
 # ---------------------------------------------------------------- layout
 # The folders are the architecture (README, "Layout"):
 #
-#   lang ──▶ compiler/{check ▶ codegen ▶ explain ▶ lint, interop ▶ cli}
-#                 │                                     ▼
-#                 └────────────▶ common ◀──── launcher/{core ◀ supervisor,
-#                                (the blob contract)            unprivileged}
+#   lang ─▶ compiler/check ─▶ codegen ─▶ explain ─▶ lint, interop ─▶ cli
+#                        (each uses only the phases before it)
+#   compiler ─▶ common ◀─ launcher/core ◀─ launcher/supervisor ─▶ launcher/
+#              (the blob contract)  ▲          unprivileged ─┘
+#                                   └── launcher/lib (the run's facts) ──┘
 #
 # Each part is compiled with the include paths of the parts it may use and
 # no others, so a header from a part it must not depend on does not
-# compile. The privileged core (make tcb) is launcher/core, launcher/
-# supervisor and the files of common/ they use.
+# compile. The privileged core (make tcb) is launcher/core, launcher/lib,
+# launcher/supervisor and the files of common/ they use; launcher/
+# unprivileged is never included by the core.
 GEN := $(BUILD)/gen
 LEXER_C := $(GEN)/lexer.c
 PARSER_C := $(GEN)/parser.c
@@ -74,9 +76,9 @@ EXPLAIN_INC := $(call inc,compiler/explain compiler/codegen compiler/check lang 
 LINT_INC := $(call inc,compiler/lint compiler/explain compiler/codegen compiler/check lang common)
 INTEROP_INC := $(call inc,compiler/interop compiler/explain compiler/codegen compiler/check lang common)
 WARDC_INC := $(call inc,compiler/cli compiler/lint compiler/interop compiler/explain compiler/codegen compiler/check lang common)
-CORE_INC := $(call inc,launcher/core launcher/lib launcher/supervisor launcher/unprivileged common)
-UNPRIV_INC := $(call inc,launcher/unprivileged launcher/lib launcher/core launcher/supervisor common)
-SUPERVISOR_INC := $(call inc,launcher/supervisor launcher/unprivileged launcher/core launcher/lib common $(GEN))
+CORE_INC := $(call inc,launcher/core launcher/lib common)
+UNPRIV_INC := $(call inc,launcher/unprivileged launcher/lib common)
+SUPERVISOR_INC := $(call inc,launcher/supervisor launcher/unprivileged launcher/core launcher/lib common)
 TEST_INC := $(call inc,. $(patsubst %/,%,$(sort $(dir $(wildcard compiler/*/*.h launcher/*/*.h)))) lang common $(GEN))
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
