@@ -71,14 +71,47 @@ int ward_outputs_open_files(struct ward_outputs *o, const struct ward_cli *cli,
 	return 0;
 }
 
+/* Root mode: fd's object belongs to the sandbox's host ids for the run
+ * (their own: the sandbox and the courier write there with those ids
+ * only). Takes fd. */
+static int lend(struct ward_outputs *o, int fd, const char *what,
+		const struct ward_priv *priv, ward_err *err)
+{
+	struct ward_lent *l = &o->lent[o->nlent];
+	struct stat st;
+
+	if (fd < 0)
+		return ward_fail(err, errno, "%s", what);
+	if (priv->mode != WARD_MODE_ROOT || o->nlent == WARD_LENT_MAX) {
+		close(fd);
+		return o->nlent == WARD_LENT_MAX && priv->mode == WARD_MODE_ROOT
+			   ? ward_fail(err, 0, "%s: too many to lend", what)
+			   : 0;
+	}
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return ward_fail(err, errno, "%s", what);
+	}
+	if (st.st_uid == priv->host_uid && st.st_gid == priv->host_gid) {
+		close(fd);
+		return 0;
+	}
+	*l = (struct ward_lent){fd, st.st_uid, st.st_gid, st.st_mode & 07777};
+	if (fchown(fd, priv->host_uid, priv->host_gid) < 0) {
+		close(fd);
+		return ward_fail(err, errno, "%s: lend it to uid %u", what,
+				 (unsigned)priv->host_uid);
+	}
+	o->nlent++;
+	return 0;
+}
+
 /* --export-dir: made if missing (its parent is the caller's), never a
- * symlink. In root mode the courier, which writes the exports, has the
- * sandbox's host ids: the directory is theirs for the run. */
+ * symlink; lent for the run (the courier writes the exports). */
 static int open_export_dir(struct ward_outputs *o, const char *dir,
 			   const struct ward_policy *p,
 			   const struct ward_priv *priv, ward_err *err)
 {
-	struct stat st;
 
 	if (!p->nexports)
 		return ward_fail(err, 0,
@@ -93,20 +126,7 @@ static int open_export_dir(struct ward_outputs *o, const char *dir,
 		return ward_fail(err, errno,
 				 "--export-dir %s (a symlink is not followed)",
 				 dir);
-	if (priv->mode != WARD_MODE_ROOT)
-		return 0;
-	if (fstat(o->export_fd, &st) < 0)
-		return ward_fail(err, errno, "--export-dir %s", dir);
-	if (st.st_uid == priv->host_uid)
-		return 0;
-	if (fchown(o->export_fd, priv->host_uid, priv->host_gid) < 0)
-		return ward_fail(err, errno,
-				 "--export-dir %s: lend it to uid %u", dir,
-				 (unsigned)priv->host_uid);
-	o->export_lent = true;
-	o->export_uid = st.st_uid;
-	o->export_gid = st.st_gid;
-	return 0;
+	return lend(o, dup(o->export_fd), dir, priv, err);
 }
 
 static const struct ward_mount *slot_mount(const struct ward_policy *p,
@@ -233,11 +253,55 @@ int ward_outputs_prepare(struct ward_outputs *o, const struct ward_policy *p,
 	return make_workspace(o, p, cli, priv, err);
 }
 
+int ward_outputs_lend_slots(struct ward_outputs *o, const struct ward_policy *p,
+			    const struct ward_cli *cli,
+			    const struct ward_priv *priv, ward_err *err)
+{
+	if (priv->mode != WARD_MODE_ROOT)
+		return 0;
+	for (uint32_t i = 0; i < p->nmounts; i++) {
+		const struct ward_mount *m = &p->mounts[i];
+		const char *path = NULL;
+		struct stat st, now;
+		int fd;
+
+		if (m->kind != WARD_MNT_SLOT || !(m->flags & WARD_MNT_F_RW))
+			continue;
+		for (size_t k = 0; k < cli->nslots; k++)
+			if (!strcmp(cli->slots[k].name, m->src))
+				path = cli->slots[k].path;
+		/* The workspace's slots are the sandbox's already. */
+		for (size_t k = 0; path && k < o->npaths; k++)
+			if (path == o->paths[k])
+				path = NULL;
+		if (!path || lstat(path, &st) < 0)
+			continue;
+		fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+				    O_CLOEXEC);
+		if (fd >= 0 &&
+		    (fstat(fd, &now) < 0 || now.st_ino != st.st_ino ||
+		     now.st_dev != st.st_dev)) {
+			close(fd);
+			return ward_fail(err, 0, "--slot %s=%s changed", m->src,
+					 path);
+		}
+		if (lend(o, fd, path, priv, err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 void ward_outputs_restore(struct ward_outputs *o)
 {
-	if (o->export_lent && o->export_fd >= 0 &&
-	    fchown(o->export_fd, o->export_uid, o->export_gid) == 0)
-		o->export_lent = false;
+	/* Newest first; mode after owner (a chown clears setuid bits). */
+	while (o->nlent) {
+		struct ward_lent *l = &o->lent[--o->nlent];
+
+		/* Best effort: nothing else can be done on this path. */
+		if (fchown(l->fd, l->uid, l->gid) == 0)
+			(void)!fchmod(l->fd, l->mode);
+		close(l->fd);
+	}
 }
 
 static void close_fd(int *fd)

@@ -8,9 +8,12 @@
  *       planted there by someone else is refused, not reused (with
  *       --replace an existing file of ours is removed first, then the
  *       new one created with O_EXCL all the same)
- *   --export-dir   made if missing, never a symlink; in root mode it
- *       belongs to the sandbox's host ids while the courier writes into
- *       it, and is given back to its owner afterwards
+ *   --export-dir   made if missing, never a symlink
+ *   lending       root mode: --export-dir and each read-write --slot of
+ *       the caller's belong to the sandbox's host ids (a run's own) for
+ *       the run, so that the sandbox and the courier, which have only
+ *       those ids, can write there; owner and mode are given back
+ *       afterwards, through the descriptor opened before the run
  *   the workspace  (workspace.h) when a read-write slot has no --slot or
  *       an --input is given; its slots join the command line's
  *
@@ -28,12 +31,21 @@
 
 #include <stdbool.h>
 
+/* A host file or directory lent to the sandbox's host ids for the run. */
+struct ward_lent {
+	int fd;
+	uid_t uid; /* its owner and mode before */
+	gid_t gid;
+	mode_t mode;
+};
+
+#define WARD_LENT_MAX 64
+
 struct ward_outputs {
 	int report_fd, stdout_fd, stderr_fd; /* -1 when not given */
 	int manifest_fd, export_fd;	     /* -1 when not given */
-	bool export_lent;		     /* chowned to the sandbox's ids */
-	uid_t export_uid;		     /* its owner before that */
-	gid_t export_gid;
+	struct ward_lent lent[WARD_LENT_MAX]; /* --export-dir, read-write */
+	size_t nlent;			      /* slots of the caller's */
 	struct ward_workspace ws;
 	bool have_ws;
 	char **paths; /* the workspace's slot paths (cli->slots point here) */
@@ -55,7 +67,13 @@ int ward_outputs_prepare(struct ward_outputs *o, const struct ward_policy *p,
 			 struct ward_cli *cli, const struct ward_priv *priv,
 			 ward_err *err);
 
-/* Once the courier is done with --export-dir: its owner back. */
+/* Root mode, after ward_check_slots: lend the caller's read-write slots
+ * (the objects checked there) to the sandbox's host ids. */
+int ward_outputs_lend_slots(struct ward_outputs *o, const struct ward_policy *p,
+			    const struct ward_cli *cli,
+			    const struct ward_priv *priv, ward_err *err);
+
+/* Once the courier is done: what was lent given back. */
 void ward_outputs_restore(struct ward_outputs *o);
 
 /* Close everything (the workspace is removed by ward_workspace_remove). */

@@ -10,6 +10,8 @@
 #include <linux/magic.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/random.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 
 int ward_priv_detect(struct ward_priv *p, int64_t host_uid, int64_t host_gid,
@@ -112,6 +114,75 @@ int ward_priv_check_groups(const struct ward_priv *p, bool accept,
 	    "that has none), or let the policy accept them "
 	    "(identity { groups keep; })",
 	    shown > 1 ? "s" : "", list);
+}
+
+/* The lock file of the runs' ids: root's alone, never a symlink. */
+static int open_id_file(const char *path, ward_err *err)
+{
+	char dir[256];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	int fd;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(dir))
+		return ward_fail(err, EINVAL, "%s", path);
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (mkdir(dir, 0711) < 0 && errno != EEXIST)
+		return ward_fail(err, errno, "mkdir %s", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY,
+		  0600);
+	if (fd < 0)
+		return ward_fail(err, errno, "open %s", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    (st.st_mode & 077)) {
+		close(fd);
+		return ward_fail(err, 0,
+				 "%s must be a regular file, root's, 0600 (it "
+				 "holds the runs' ids)",
+				 path);
+	}
+	return fd;
+}
+
+int ward_priv_run_ids(struct ward_priv *p, const char *path, int *lock_fd,
+		      ward_err *err)
+{
+	_cleanup_close_ int fd = -1;
+	uint32_t start;
+
+	if (p->mode != WARD_MODE_ROOT)
+		return 0;
+	if ((fd = open_id_file(path, err)) < 0)
+		return -1;
+	/* Anywhere in the block: concurrent launches rarely try the same
+	 * id, and one that is taken is skipped. */
+	if (getrandom(&start, sizeof(start), 0) != sizeof(start))
+		return ward_fail(err, errno, "getrandom");
+	for (uint32_t i = 0; i < WARD_RUN_ID_COUNT; i++) {
+		uint32_t k = (start + i) % WARD_RUN_ID_COUNT;
+		/* Byte k of the file is id k's: an open-file-description
+		 * lock, held by this descriptor and gone with it (and with
+		 * ward, if it dies). */
+		struct flock fl = {.l_type = F_WRLCK,
+				   .l_whence = SEEK_SET,
+				   .l_start = (off_t)k,
+				   .l_len = 1};
+
+		if (fcntl(fd, F_OFD_SETLK, &fl) == 0) {
+			p->host_uid = WARD_RUN_ID_FIRST + k;
+			p->host_gid = WARD_RUN_ID_FIRST + k;
+			p->run_ids = true;
+			*lock_fd = steal_fd(&fd);
+			return 0;
+		}
+		if (errno != EAGAIN && errno != EACCES)
+			return ward_fail(err, errno, "lock id %u in %s",
+					 WARD_RUN_ID_FIRST + k, path);
+	}
+	return ward_fail(err, 0,
+			 "all %u of ward's run ids are in use (%s): too many "
+			 "runs at once",
+			 WARD_RUN_ID_COUNT, path);
 }
 
 const char *ward_mode_name(enum ward_mode m)

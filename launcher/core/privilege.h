@@ -24,12 +24,23 @@ enum ward_mode { WARD_MODE_ROOTLESS = 0, WARD_MODE_ROOT = 1 };
 
 #define WARD_DEFAULT_HOST_ID 65534u
 
+/* Root mode's own block of host ids, one pair a run (DynamicUser-like):
+ * 65,536 ids from 2097152000 (0x7d000000), above systemd's container
+ * range (which ends at 1879048191) and below its foreign range (which
+ * starts at 2147352576), below 2^31 (no signed-uid surprises), never
+ * named in /etc/passwd. */
+#define WARD_RUN_ID_FIRST 2097152000u
+#define WARD_RUN_ID_COUNT 65536u
+/* Where the runs hold their ids: byte k locked = id FIRST + k in use. */
+#define WARD_RUN_ID_LOCK "/run/ward/run-ids"
+
 struct ward_priv {
 	enum ward_mode mode;
 	uid_t caller_uid; /* real = effective = saved, checked */
 	gid_t caller_gid;
 	uid_t host_uid; /* the host ids the sandbox user is mapped to */
 	gid_t host_gid;
+	bool run_ids; /* root mode: a pair of ward's own, this run's alone */
 };
 
 /* Refuse a setuid/setgid/file-capability start (real, effective and saved
@@ -39,6 +50,14 @@ int ward_priv_detect(struct ward_priv *p, int64_t host_uid, int64_t host_gid,
 		     ward_err *err);
 
 const char *ward_mode_name(enum ward_mode m);
+
+/* Root mode without --host-uid/--host-gid: take a uid/gid pair of ward's
+ * block that no other run holds, and hold it (a lock on its byte of the
+ * file path) until *lock_fd is closed -- by the kernel too, if ward dies,
+ * so a crash frees it. Per-user kernel counters and ownership of what a run leaves
+ * are then never shared with another run or with a real host user. */
+int ward_priv_run_ids(struct ward_priv *p, const char *path, int *lock_fd,
+		      ward_err *err);
 
 /* Rootless, the caller's supplementary groups follow the sandbox and
  * cannot be dropped there (setgroups is denied in an unprivileged user

@@ -82,6 +82,7 @@ struct run {
 	bool have_pipes;
 	int notify_rd; /* the supervisor's end of the listener's socket */
 	int oom_fd;    /* ward_cg_oom_watch, or -1 */
+	int ids_fd;    /* root mode: the lock on this run's host ids, or -1 */
 	struct ward_cgroup cg;
 	struct ward_net_state net;
 	struct ward_child child;
@@ -116,6 +117,7 @@ static void run_free(struct run *r)
 	}
 	close_fd(&r->notify_rd);
 	close_fd(&r->oom_fd);
+	close_fd(&r->ids_fd);
 	close_fd(&r->l.notify_wr);
 	close_fd(&r->to_courier);
 	close_fd(&r->from_courier);
@@ -225,6 +227,10 @@ static int prepare(struct run *r, ward_err *err)
 	if (ward_priv_detect(&r->priv, r->cli.host_uid, r->cli.host_gid, err) <
 	    0)
 		return -1;
+	/* Root mode: ids of its own for this run, unless the caller chose. */
+	if (r->cli.host_uid < 0 && r->cli.host_gid < 0 &&
+	    ward_priv_run_ids(&r->priv, WARD_RUN_ID_LOCK, &r->ids_fd, err) < 0)
+		return -1;
 	r->have_priv = true;
 	if (ward_outputs_open_files(&r->outs, &r->cli, err) < 0 ||
 	    load_blob(r, err) < 0)
@@ -246,7 +252,8 @@ static int prepare(struct run *r, ward_err *err)
 	r->l.slots = calloc(p->nmounts, sizeof(*r->l.slots));
 	if (!r->l.slots)
 		return ward_fail(err, ENOMEM, "slots");
-	if (ward_check_slots(p, &r->cli, r->l.slots, err) < 0)
+	if (ward_check_slots(p, &r->cli, r->l.slots, err) < 0 ||
+	    ward_outputs_lend_slots(&r->outs, p, &r->cli, &r->priv, err) < 0)
 		return -1;
 	r->l.envp = ward_build_env(p, environ, err);
 	if (!r->l.envp || open_stdin(r, err) < 0 || plan_cgroups(r, err) < 0 ||
@@ -708,7 +715,8 @@ int main(int argc, char **argv)
 
 	/* A write to a pipe whose reader is gone is an error to handle. */
 	signal(SIGPIPE, SIG_IGN);
-	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.l.notify_wr = -1;
+	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.ids_fd = -1;
+	r.l.notify_wr = -1;
 	r.to_courier = r.from_courier = -1;
 	for (int i = 0; i < 2; i++)
 		r.pipe_rd[i] = r.pipe_wr[i] = -1;

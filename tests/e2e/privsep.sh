@@ -110,10 +110,11 @@ else
 	pass root/privsep-root-reads-nothing
 	pass root/privsep-control
 fi
-# The exported files belong to the sandbox's host ids, the export
-# directory to its owner again.
-if [ "$(stat -c %u "$T/exp")" = 0 ] &&
-	[ "$(stat -c %u "$T/exp/written-by-sandbox-1.txt")" = 65534 ]; then
+# The exported files belong to the sandbox's host ids (this run's own),
+# the export directory to its owner again.
+huid=$(jq -r .identity.host_uid "$T/r.json")
+if [ "$(stat -c %u "$T/exp")" = 0 ] && [ "$huid" -ge 2097152000 ] &&
+	[ "$(stat -c %u "$T/exp/written-by-sandbox-1.txt")" = "$huid" ]; then
 	pass root/privsep-export-dir-given-back
 else
 	fail root/privsep-export-dir-given-back "$(stat -c '%n %u' "$T/exp" "$T/exp"/*)"

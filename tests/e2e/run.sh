@@ -148,13 +148,24 @@ for mode in root rootless; do
 	# ---- identity: not root inside; files land as an unprivileged uid
 	rm -rf "$T/out.d" && mkdir "$T/out.d" && chown 65534:65534 "$T/out.d"
 	policy "$T/slot.wardb" $BASE slot:out:/out:rw
-	launch $m --slot out="$T/out.d" "$T/slot.wardb" -- /probe/probe ids write /out/f
+	mkdir -p "$T/rep.d" && chmod 1777 "$T/rep.d" && rm -f "$T/rep.d/id.json"
+	launch $m --report "$T/rep.d/id.json" --slot out="$T/out.d" "$T/slot.wardb" -- /probe/probe ids write /out/f
 	owner=$(stat -c %u:%g "$T/out.d/f" 2>/dev/null)
+	# root mode: the run's own ids, from ward's block (never 65534, the
+	# host's nobody, shared with every other run); rootless: the caller's
+	if [ $m = root ]; then
+		h=$(jq -r .identity.host_uid "$T/rep.d/id.json" 2>/dev/null)
+		want="$h:$h"
+		[ "${h:-0}" -ge 2097152000 ] 2>/dev/null || want="a run id, not $h"
+	else
+		want="65534:65534"
+	fi
 	if [ "$rc" = 0 ] && has "ids $sbx $sbx $sbx $sbx $sbx $sbx" &&
-		has "write ok" && [ "$owner" = "65534:65534" ]; then
+		has "write ok" && [ "$owner" = "$want" ] &&
+		[ "$(stat -c %u:%g "$T/out.d")" = "65534:65534" ]; then
 		pass "$m/identity"
 	else
-		fail "$m/identity" "owner=$owner; $(why)"
+		fail "$m/identity" "owner=$owner want=$want; $(why)"
 	fi
 	if [ $m = root ]; then
 		rm -f "$T/out.d/f"

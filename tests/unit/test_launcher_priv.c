@@ -165,12 +165,82 @@ static void maps(void **state)
 	close(ready[1]);
 }
 
+/* Root mode's per-run ids: concurrent runs never share one, a lock given
+ * up (a run's end, or ward's death: its descriptor closed by the kernel)
+ * frees it, and a lock file that is not root's alone is refused. */
+static void run_ids(void **state)
+{
+	struct ward_priv a = {.mode = WARD_MODE_ROOT},
+			 b = {.mode = WARD_MODE_ROOT};
+	char path[] = "/tmp/ward-runids.XXXXXX", file[64];
+	int fa = -1, fb = -1, held[64];
+	uid_t ids[64];
+	ward_err err = {0};
+
+	if (geteuid() != 0) {
+		skip();
+		return;
+	}
+	assert_non_null(mkdtemp(path));
+	snprintf(file, sizeof(file), "%s/run-ids", path);
+	assert_int_equal(ward_priv_run_ids(&a, file, &fa, &err), 0);
+	assert_true(a.run_ids);
+	assert_true(a.host_uid >= WARD_RUN_ID_FIRST &&
+		    a.host_uid < WARD_RUN_ID_FIRST + WARD_RUN_ID_COUNT);
+	assert_int_equal(a.host_uid, a.host_gid);
+	/* many at once: all different */
+	for (int i = 0; i < 64; i++) {
+		struct ward_priv p = {.mode = WARD_MODE_ROOT};
+
+		assert_int_equal(ward_priv_run_ids(&p, file, &held[i], &err),
+				 0);
+		ids[i] = p.host_uid;
+		assert_int_not_equal(ids[i], a.host_uid);
+		for (int j = 0; j < i; j++)
+			assert_int_not_equal(ids[j], ids[i]);
+	}
+	/* held, an id's byte is locked for everyone else; given up (the
+	 * descriptor closed, as the kernel does when ward dies), it is
+	 * free again */
+	for (int i = 1; i < 64; i++)
+		close(held[i]);
+	close(fa);
+	fa = -1;
+	for (int i = 0; i < 2; i++) {
+		int probe = open(file, O_RDWR | O_CLOEXEC);
+		struct flock fl = {.l_type = F_WRLCK,
+				   .l_whence = SEEK_SET,
+				   .l_start =
+				       (off_t)(ids[i] - WARD_RUN_ID_FIRST),
+				   .l_len = 1};
+
+		assert_true(probe >= 0);
+		assert_int_equal(fcntl(probe, F_OFD_GETLK, &fl), 0);
+		assert_int_equal(fl.l_type, i == 0 ? F_WRLCK : F_UNLCK);
+		close(probe);
+	}
+	/* rootless: nothing taken */
+	b.mode = WARD_MODE_ROOTLESS;
+	assert_int_equal(ward_priv_run_ids(&b, file, &fb, &err), 0);
+	assert_false(b.run_ids);
+	assert_int_equal(fb, -1);
+	close(held[0]);
+	/* a lock file others may write is refused */
+	assert_int_equal(chmod(file, 0666), 0);
+	b.mode = WARD_MODE_ROOT;
+	assert_int_equal(ward_priv_run_ids(&b, file, &fb, &err), -1);
+	assert_non_null(strstr(err.msg, "0600"));
+	unlink(file);
+	rmdir(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(explain),
 	    cmocka_unit_test(detect),
 	    cmocka_unit_test(maps),
+	    cmocka_unit_test(run_ids),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
