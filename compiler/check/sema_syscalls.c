@@ -11,7 +11,7 @@
 #include "sema_internal.h"
 
 #include "consts.h"
-#include "describe.h"
+#include "rules_meaning.h"
 #include "syscall_args.h"
 
 #include <seccomp.h>
@@ -238,20 +238,17 @@ static bool check_action(struct sema *s, const struct ward_action_ast *a,
  * conflict.) */
 static bool stricter(struct ward_action a, struct ward_action b)
 {
-	if (a.kind != b.kind)
-		return a.kind > b.kind;
-	return a.kind == WARD_ACT_ERRNO && a.errno_nr < b.errno_nr;
+	return ward_action_cmp(&a, &b) > 0;
 }
 
 static bool same_action(struct ward_action a, struct ward_action b)
 {
-	return a.kind == b.kind &&
-	       (a.kind != WARD_ACT_ERRNO || a.errno_nr == b.errno_nr);
+	return ward_action_cmp(&a, &b) == 0;
 }
 
 static const char *action_text(struct sema *s, struct ward_action a)
 {
-	return describe_action(s->pool, a);
+	return ward_action_name(s->pool, a);
 }
 
 /* ------------------------------------------------------------ conditions */
@@ -401,27 +398,13 @@ static bool to_dnf(struct sema *s, const struct ward_target *t,
 	return true;
 }
 
-static int cmp_cmp(const void *a, const void *b)
-{
-	const struct ward_cmp *x = a, *y = b;
-	if (x->arg != y->arg)
-		return x->arg - y->arg;
-	if (x->op != y->op)
-		return x->op - y->op;
-	if (x->mask != y->mask)
-		return x->mask < y->mask ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return 0;
-}
-
 /* A canonical conjunction: sorted, without repeated comparisons. */
 static void canonical(struct conj *c)
 {
-	qsort(c->cmps, c->n, sizeof(c->cmps[0]), cmp_cmp);
+	qsort(c->cmps, c->n, sizeof(c->cmps[0]), ward_cmp_qsort);
 	uint32_t o = 0;
 	for (uint32_t i = 0; i < c->n; i++)
-		if (!o || cmp_cmp(&c->cmps[o - 1], &c->cmps[i]) != 0)
+		if (!o || ward_cmp_order(&c->cmps[o - 1], &c->cmps[i]) != 0)
 			c->cmps[o++] = c->cmps[i];
 	c->n = o;
 }

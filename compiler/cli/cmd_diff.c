@@ -10,6 +10,7 @@
 #include "consts.h"
 #include "describe.h"
 #include "doc.h"
+#include "rules_meaning.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -276,8 +277,8 @@ static void diff_syscalls(struct differ *d)
 {
 	const struct ward_rules *ra = &d->a->rules, *rb = &d->b->rules;
 	struct ward_pool *p = d->pool;
-	const char *da = describe_action(p, ra->default_action),
-		   *db = describe_action(p, rb->default_action);
+	const char *da = ward_action_name(p, ra->default_action),
+		   *db = ward_action_name(p, rb->default_action);
 	if (strcmp(da, db)) {
 		int k =
 		    (int)ra->default_action.kind - (int)rb->default_action.kind;

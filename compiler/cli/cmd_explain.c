@@ -12,6 +12,7 @@
 #include "doc.h"
 #include "explain_budget.h"
 #include "net_bpf.h"
+#include "rules_meaning.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -130,7 +131,7 @@ static struct doc *syscalls_doc(struct explain *e)
 	struct ward_pool *pl = e->pool;
 	const struct ward_rules *r = &e->p->rules;
 	struct doc *d = doc_map(pl);
-	doc_set_str(pl, d, "default", describe_action(pl, r->default_action));
+	doc_set_str(pl, d, "default", ward_action_name(pl, r->default_action));
 	doc_set_uint(pl, d, "instructions", e->st->ninsns);
 	if (e->st->longest_allow_nr >= 0) {
 		struct doc *lp =
@@ -221,7 +222,7 @@ static void text_syscalls(struct explain *e, FILE *out)
 	struct ward_pool *pl = e->pool;
 	const struct ward_rules *r = &e->p->rules;
 	fprintf(out, "\nsyscalls\n  default: %s\n",
-		describe_action(pl, r->default_action));
+		ward_action_name(pl, r->default_action));
 	fprintf(out, "  program: %u instructions", e->st->ninsns);
 	if (e->st->longest_allow_nr >= 0) {
 		const char *name = "?";

@@ -11,6 +11,7 @@
  *   - the eBPF programs and map contents of an allow-list (net_bpf.c).
  */
 #include "net_bpf.h"
+#include "rules_meaning.h"
 #include "sema_internal.h"
 
 #include <arpa/inet.h>
@@ -38,20 +39,6 @@ static void cmp(struct conj *j, uint8_t arg, uint8_t op, uint64_t mask,
 		uint64_t value)
 {
 	j->c[j->n++] = (struct ward_cmp){arg, op, mask, value};
-}
-
-/* sema_syscalls.c's canonical order of comparisons. */
-static int cmp_cmp(const void *a, const void *b)
-{
-	const struct ward_cmp *x = a, *y = b;
-
-	if (x->arg != y->arg)
-		return x->arg - y->arg;
-	if (x->op != y->op)
-		return x->op - y->op;
-	if (x->mask != y->mask)
-		return x->mask < y->mask ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
 }
 
 /* The calls the network mode refuses, as conjunctions: with an allow-list,
@@ -90,17 +77,7 @@ static size_t refused_sockets(bool inet, struct conj *out)
 /* The comparison that holds exactly when c does not. */
 static struct ward_cmp negate(struct ward_cmp c)
 {
-	static const uint8_t neg[] = {
-	    [WARD_CMP_EQ] = WARD_CMP_NE,
-	    [WARD_CMP_NE] = WARD_CMP_EQ,
-	    [WARD_CMP_LT] = WARD_CMP_GE,
-	    [WARD_CMP_LE] = WARD_CMP_GT,
-	    [WARD_CMP_GT] = WARD_CMP_LE,
-	    [WARD_CMP_GE] = WARD_CMP_LT,
-	    [WARD_CMP_MASKED_EQ] = WARD_CMP_MASKED_NE,
-	    [WARD_CMP_MASKED_NE] = WARD_CMP_MASKED_EQ,
-	};
-	c.op = neg[c.op];
+	c.op = ward_cmp_negate(c.op);
 	return c;
 }
 
@@ -203,7 +180,7 @@ static void narrow_socket(struct sema *s)
 		struct ward_cmp *c =
 		    ward_pool_array(s->pool, refused[i].n, sizeof(*c));
 		memcpy(c, refused[i].c, refused[i].n * sizeof(*c));
-		qsort(c, refused[i].n, sizeof(*c), cmp_cmp);
+		qsort(c, refused[i].n, sizeof(*c), ward_cmp_qsort);
 		conds[old.nconds + i] =
 		    (struct ward_cond_rule){c, refused[i].n, deny};
 	}

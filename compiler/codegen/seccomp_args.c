@@ -10,6 +10,8 @@
  */
 #include "seccomp_args.h"
 
+#include "rules_meaning.h"
+
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -72,15 +74,6 @@ uint32_t ward_action_ret(const struct ward_action *a)
 		/* `kill`: the supervisor kills the sandbox (seccomp_gen.c) */
 		return SECCOMP_RET_USER_NOTIF;
 	}
-}
-
-int ward_action_cmp(const struct ward_action *a, const struct ward_action *b)
-{
-	if (a->kind != b->kind)
-		return a->kind > b->kind ? 1 : -1;
-	if (a->kind == WARD_ACT_ERRNO && a->errno_nr != b->errno_nr)
-		return a->errno_nr < b->errno_nr ? 1 : -1;
-	return 0;
 }
 
 /* ------------------------------------------------------------ folding */

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "bpf_info.h"
+#include "rules_meaning.h"
 
 /* The markers' return values: TRACE with the checked syscall's index;
  * the last index marks the policy's `kill` (see scmp_action). */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "describe.h"
 
-#include "consts.h"
+#include "rules_meaning.h"
 #include "syscall_args.h"
 #include "util.h"
 
@@ -99,26 +99,6 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 	}
 }
 
-const char *describe_action(struct ward_pool *p, struct ward_action a)
-{
-	switch (a.kind) {
-	case WARD_ACT_ALLOW:
-		return "allow";
-	case WARD_ACT_LOG:
-		return "log";
-	case WARD_ACT_TRAP:
-		return "trap";
-	case WARD_ACT_KILL:
-		return "kill";
-	case WARD_ACT_ERRNO: {
-		const char *name = ward_errno_name((int)a.errno_nr);
-		return name ? ward_pool_printf(p, "errno %s", name)
-			    : ward_pool_printf(p, "errno %u", a.errno_nr);
-	}
-	}
-	return "?";
-}
-
 const char *describe_mount_kind(uint32_t kind)
 {
 	static const char *const names[] = {
@@ -210,7 +190,7 @@ const char *describe_syscall(struct ward_pool *p, uint32_t arch,
 {
 	struct ward_action otherwise = r->has_fallback ? r->fallback : def;
 	if (!r->nconds)
-		return describe_action(p, otherwise);
+		return ward_action_name(p, otherwise);
 	const char *s = "";
 	for (uint32_t i = 0; i < r->nconds; i++) {
 		const struct ward_cond_rule *c = &r->conds[i];
@@ -220,10 +200,10 @@ const char *describe_syscall(struct ward_pool *p, uint32_t arch,
 			    p, "%s%s%s", cond, k ? " && " : "",
 			    describe_cmp(p, r->name, arch, &c->cmps[k]));
 		s = ward_pool_printf(p, "%s%s if %s; ", s,
-				     describe_action(p, c->action), cond);
+				     ward_action_name(p, c->action), cond);
 	}
 	return ward_pool_printf(p, "%selse %s", s,
-				describe_action(p, otherwise));
+				ward_action_name(p, otherwise));
 }
 
 const char *describe_addr(struct ward_pool *p, uint8_t family,

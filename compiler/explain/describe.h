@@ -24,7 +24,6 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 				 uint64_t v);
 /* Is a larger value of k a wider policy? (All limits: yes.) */
 
-const char *describe_action(struct ward_pool *p, struct ward_action a);
 const char *describe_mount_kind(uint32_t kind);
 /* "ro,exec,nosuid,nodev" and the like. */
 const char *describe_mount_flags(struct ward_pool *p,

@@ -22,7 +22,7 @@
 #include "export.h"
 
 #include "describe.h"
-#include "seccomp_args.h"
+#include "rules_meaning.h"
 
 #include <errno.h>
 #include <linux/filter.h>
@@ -216,26 +216,11 @@ static void meet(const struct piece *x, const struct piece *y,
 	}
 }
 
-static uint8_t negate_op(uint8_t op)
-{
-	static const uint8_t neg[] = {
-	    [WARD_CMP_EQ] = WARD_CMP_NE,
-	    [WARD_CMP_NE] = WARD_CMP_EQ,
-	    [WARD_CMP_LT] = WARD_CMP_GE,
-	    [WARD_CMP_LE] = WARD_CMP_GT,
-	    [WARD_CMP_GT] = WARD_CMP_LE,
-	    [WARD_CMP_GE] = WARD_CMP_LT,
-	    [WARD_CMP_MASKED_EQ] = WARD_CMP_MASKED_NE,
-	    [WARD_CMP_MASKED_NE] = WARD_CMP_MASKED_EQ,
-	};
-	return neg[op];
-}
-
 /* The values of its argument for which c holds (or, negated, fails). */
 static void cmp_pieces(const struct ward_cmp *c, bool negated, struct plist *l)
 {
 	uint64_t v = c->value, m = c->mask;
-	switch (negated ? negate_op(c->op) : c->op) {
+	switch (negated ? ward_cmp_negate(c->op) : c->op) {
 	case WARD_CMP_EQ:
 		push_range(l, v, v);
 		break;

@@ -23,7 +23,7 @@
 #include "consts.h"
 #include "driver.h"
 #include "pool.h"
-#include "seccomp_args.h"
+#include "rules_meaning.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -435,19 +435,7 @@ static bool same_action(struct ward_action a, struct ward_action b)
 
 static const char *action_text(struct im *im, struct ward_action a)
 {
-	switch (a.kind) {
-	case WARD_ACT_ALLOW:
-		return "allow";
-	case WARD_ACT_LOG:
-		return "log";
-	case WARD_ACT_TRAP:
-		return "trap";
-	case WARD_ACT_KILL:
-		return "kill";
-	}
-	const char *e = ward_errno_name((int)a.errno_nr);
-	return e ? ward_pool_printf(im->pool, "errno %s", e)
-		 : ward_pool_printf(im->pool, "errno %u", a.errno_nr);
+	return ward_action_name(im->pool, a);
 }
 
 /* --------------------------------------------------------------- entries */
