@@ -17,7 +17,7 @@
 #include "sema_internal.h"
 
 #include "blob.h"
-#include "describe.h"
+#include "units.h"
 
 #include <string.h>
 
@@ -355,9 +355,9 @@ static void check_budget(struct sema *s, struct xp *x)
 			  "the export of slot `%s` has no `total` cap: %u "
 			  "files of %s each can take %s out",
 			  x->st->name, e->max_files,
-			  describe_size(s->pool, e->per_file),
+			  ward_size_str(s->pool, e->per_file),
 			  big ? "more than 16 EiB"
-			      : describe_size(s->pool, product));
+			      : ward_size_str(s->pool, product));
 		ward_diag_help(s->d,
 			       "add `total SIZE;`: per-file caps alone let "
 			       "many files add up (20 files of 5M are 100M)");
@@ -366,8 +366,8 @@ static void check_budget(struct sema *s, struct xp *x)
 		ward_diag(s->d, WARD_SEV_WARNING, x->seen[I_PER_FILE]->name_loc,
 			  "`per-file` (%s) is larger than `total` (%s): no "
 			  "file can reach it",
-			  describe_size(s->pool, e->per_file),
-			  describe_size(s->pool, e->total));
+			  ward_size_str(s->pool, e->per_file),
+			  ward_size_str(s->pool, e->total));
 		ward_diag_note(s->d, x->seen[I_TOTAL]->name_loc,
 			       "the total is set here");
 	}

@@ -13,9 +13,6 @@
 #include <stdbool.h>
 
 const char *describe_arch(uint32_t arch);
-const char *describe_size(struct ward_pool *p, uint64_t bytes);
-const char *describe_duration(struct ward_pool *p, uint64_t ms);
-const char *describe_cpu(struct ward_pool *p, uint64_t millis);
 
 /* The name of limit k as the language writes it ("memory"), and its value
  * with its unit. */

@@ -17,7 +17,7 @@
 #include "explain_budget.h"
 
 #include "blob.h"
-#include "describe.h"
+#include "units.h"
 #include "util.h"
 
 #include <errno.h>
@@ -155,10 +155,10 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 	for (uint32_t i = 0; i < p->nexports; i++) {
 		const struct ward_export_rule *e = &p->exports[i];
 		fprintf(out, "  slot %s: %u files, %s each, ", e->slot,
-			e->max_files, describe_size(pool, e->per_file));
+			e->max_files, ward_size_str(pool, e->per_file));
 		if (e->total)
 			fprintf(out, "%s in all\n",
-				describe_size(pool, e->total));
+				ward_size_str(pool, e->total));
 		else
 			fputs("no total cap\n", out);
 		fputs("    names:", out);
@@ -181,20 +181,20 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 		const struct ward_limits *l = &p->limits;
 		fprintf(
 		    out, "  one run: %s (wall %s + grace %s)\n",
-		    describe_duration(pool, b->run_ms),
-		    describe_duration(pool, l->value[WARD_LIM_WALL]),
-		    describe_duration(pool, ward_limit_is_set(l, WARD_LIM_GRACE)
+		    ward_duration_str(pool, b->run_ms),
+		    ward_duration_str(pool, l->value[WARD_LIM_WALL]),
+		    ward_duration_str(pool, ward_limit_is_set(l, WARD_LIM_GRACE)
 						? l->value[WARD_LIM_GRACE]
 						: 0));
 		fprintf(out,
 			"  end to end, %llu retries and %s of queue and "
 			"start-up:\n    (1 + %llu) x %s + %s = %s\n",
 			(unsigned long long)b->retries,
-			describe_duration(pool, b->queue_ms),
+			ward_duration_str(pool, b->queue_ms),
 			(unsigned long long)b->retries,
-			describe_duration(pool, b->run_ms),
-			describe_duration(pool, b->queue_ms),
-			describe_duration(pool, b->worst_ms));
+			ward_duration_str(pool, b->run_ms),
+			ward_duration_str(pool, b->queue_ms),
+			ward_duration_str(pool, b->worst_ms));
 	}
 	for (uint32_t i = 0; i < p->nexports; i++) {
 		const struct ward_export_rule *e = &p->exports[i];
@@ -204,15 +204,15 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 		fprintf(out, "  export %s: ", e->slot);
 		if (e->total)
 			fprintf(out, "min(%u x %s = %s, total %s) = %s\n",
-				e->max_files, describe_size(pool, e->per_file),
-				big ? "> 16 EiB" : describe_size(pool, product),
-				describe_size(pool, e->total),
-				describe_size(pool, ward_export_bound(e)));
+				e->max_files, ward_size_str(pool, e->per_file),
+				big ? "> 16 EiB" : ward_size_str(pool, product),
+				ward_size_str(pool, e->total),
+				ward_size_str(pool, ward_export_bound(e)));
 		else
 			fprintf(out, "%u x %s = %s (no total cap)\n",
-				e->max_files, describe_size(pool, e->per_file),
+				e->max_files, ward_size_str(pool, e->per_file),
 				big ? "> 16 EiB"
-				    : describe_size(pool, product));
+				    : ward_size_str(pool, product));
 	}
 }
 

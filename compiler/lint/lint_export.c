@@ -6,8 +6,8 @@
  * in bytes, and what a viewer or an unpacker executes deserves a word.
  */
 #include "blob.h"
-#include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 #include "util.h"
 
 #include <string.h>
@@ -51,8 +51,8 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 		    e->slot,
 		    "the export of slot `%s` has no `total` cap: %u files "
 		    "of %s each add up to %s",
-		    e->slot, e->max_files, describe_size(c->pool, e->per_file),
-		    big ? "more than 16 EiB" : describe_size(c->pool, product));
+		    e->slot, e->max_files, ward_size_str(c->pool, e->per_file),
+		    big ? "more than 16 EiB" : ward_size_str(c->pool, product));
 	}
 }
 

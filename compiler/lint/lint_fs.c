@@ -4,6 +4,7 @@
  */
 #include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 
 #include <string.h>
 
@@ -163,8 +164,8 @@ void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 		lint_add(c, r, mount_loc(c, i), m->dst,
 			 "the tmpfs mounts hold up to %s together, more than "
 			 "the memory limit of %s",
-			 describe_size(c->pool, total),
-			 describe_size(c->pool, mem));
+			 ward_size_str(c->pool, total),
+			 ward_size_str(c->pool, mem));
 		return;
 	}
 }

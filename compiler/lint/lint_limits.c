@@ -6,6 +6,7 @@
  */
 #include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 
 static bool set(const struct lint_ctx *c, enum ward_limit k)
 {
@@ -64,7 +65,7 @@ void lint_lim_swap(struct lint_ctx *c, const struct lint_rule *r)
 			    c, r, c->w->limits[WARD_LIM_SWAP], "swap",
 			    "%s of swap is allowed on top of the memory "
 			    "limit",
-			    describe_size(c->pool, l->value[WARD_LIM_SWAP]));
+			    ward_size_str(c->pool, l->value[WARD_LIM_SWAP]));
 		return;
 	}
 	if (c->is_policy && set(c, WARD_LIM_MEMORY))
@@ -88,5 +89,5 @@ void lint_lim_core(struct lint_ctx *c, const struct lint_rule *r)
 		lint_add(c, r, c->w->limits[WARD_LIM_CORE], "core",
 			 "core dumps of up to %s are written where the "
 			 "program crashes",
-			 describe_size(c->pool, l->value[WARD_LIM_CORE]));
+			 ward_size_str(c->pool, l->value[WARD_LIM_CORE]));
 }
