@@ -11,7 +11,7 @@
 #include "describe.h"
 #include "doc.h"
 #include "explain_budget.h"
-#include "net_bpf.h"
+#include "net_bpf_doc.h"
 #include "rules_meaning.h"
 #include "sha256.h"
 #include "util.h"
@@ -122,7 +122,7 @@ static struct doc *net_doc(struct explain *e)
 	for (uint32_t i = 0; i < n->nrules; i++)
 		doc_add(allow, NULL,
 			doc_str(pl, describe_net_rule(pl, &n->rules[i])));
-	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf.c */
+	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf_doc.c */
 	return d;
 }
 
@@ -350,7 +350,7 @@ static void explain_text(struct explain *e, FILE *out)
 			fprintf(out, "    host %s = %s\n", p->net.hosts[i].name,
 				describe_addr(pl, p->net.hosts[i].family,
 					      p->net.hosts[i].addr));
-		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf.c */
+		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf_doc.c */
 	}
 	text_syscalls(e, out);
 	ward_budget_text(out, pl, p, e->budget);
