@@ -676,7 +676,8 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 	sema_export(&s);
 	sema_net(&s);
 	sema_syscalls(&s);
-	sema_net_apply(&s); /* last: it narrows socket(), adds /etc/hosts */
+	if (ward_diags_errors(diags) == 0)
+		sema_net_hosts(&s);
 
 	if (s.policy_stmt && !s.default_stmt) {
 		ward_diag(diags, WARD_SEV_ERROR, s.policy_stmt->kw_loc,

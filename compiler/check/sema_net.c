@@ -294,3 +294,37 @@ void sema_net(struct sema *s)
 	net->hosts = h;
 	net->nhosts = (uint32_t)hosts.n;
 }
+
+/*
+ * A policy that pins hosts gets /etc/hosts from code generation
+ * (compiler/codegen/net_apply.c): an entry of its own there, or one at /etc
+ * that cannot hold the file (a file, a symlink, proc), is a conflict
+ * between the fs and net sections. One report is enough: its help names
+ * the fix.
+ */
+void sema_net_hosts(struct sema *s)
+{
+	const struct ward_policy *p = s->out;
+
+	if (p->net.mode != WARD_NET_ALLOWLIST || p->net.nhosts == 0)
+		return;
+	for (uint32_t i = 1; i < p->nmounts; i++) {
+		const struct ward_mount *m = &p->mounts[i];
+		bool same = !strcmp(m->dst, WARD_HOSTS_PATH);
+		bool above =
+		    !strcmp(m->dst, "/etc") &&
+		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
+		     m->kind == WARD_MNT_PROC);
+		if (!same && !above)
+			continue;
+		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
+			  same ? "`/etc/hosts` is made from the pinned hosts "
+				 "of the net section"
+			       : "the pinned hosts go to `/etc/hosts`, which "
+				 "cannot lie under this entry");
+		ward_diag_note(s->d, s->where->net, "the net section is here");
+		ward_diag_help(s->d, "remove this entry (a policy that pins "
+				     "hosts uses `base/core`, not `base`)");
+		return;
+	}
+}

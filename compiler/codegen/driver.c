@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver.c: load, check and compile one policy.
+ * driver.c: load, check and compile one policy: the front end, the
+ * checker, then code generation (what the net section implies, the
+ * seccomp program) and the blob writer.
  */
 #include "driver.h"
 
 #include "blob.h"
 #include "blob_write.h"
 #include "load.h"
+#include "net_apply.h"
 #include "seccomp_gen.h"
 #include "sema.h"
 #include "util.h"
@@ -103,6 +106,13 @@ int ward_session_open(struct ward_session *s, const char *path,
 	rc = ward_sema(&s->unit, s->src, s->diags, &so, &s->checked);
 	ward_diags_flush(s->diags);
 	if (rc < 0 || ward_diags_errors(s->diags) > 0)
+		return WARDC_POLICY_ERROR;
+	/* Every command (explain, lint, export) sees the policy the
+	 * launcher will run, so what the net section implies is added here
+	 * rather than when compiling. */
+	rc = ward_net_apply(&s->checked, s->diags);
+	ward_diags_flush(s->diags);
+	if (rc < 0)
 		return WARDC_POLICY_ERROR;
 	return WARDC_OK;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_apply.c: what the `net` section adds to the rest of the policy, once
- * every section has been laid out (docs/spec.md part 5):
+ * the checker has laid every section out (net_apply.h, docs/spec.md part
+ * 5.1):
  *
  *   - socket() narrowed in the rule table to the address families and
  *     socket types the network mode needs: conditional rules whose action
@@ -10,9 +11,10 @@
  *   - /etc/hosts, written from the pinned hosts;
  *   - the eBPF programs and map contents of an allow-list (net_bpf.c).
  */
+#include "net_apply.h"
+
 #include "net_bpf.h"
 #include "rules_meaning.h"
-#include "sema_internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+/* One application: the checked policy, where its parts came from, and
+ * where to report. */
+struct apply {
+	struct ward_pool *pool;
+	struct ward_policy *p;
+	struct ward_provenance *where;
+	struct ward_diags *d;
+	uint32_t scmp_arch; /* SCMP_ARCH_* of p->arch */
+};
+
+static struct ward_loc noloc(void)
+{
+	return (struct ward_loc){.file = WARD_NO_FILE};
+}
 
 /* ------------------------------------------------------------ socket() */
 
@@ -133,10 +150,10 @@ static int exclude_refusals(const struct ward_syscall_rule *old,
 	return (int)nref;
 }
 
-static void narrow_socket(struct sema *s)
+static void narrow_socket(struct apply *ap)
 {
-	struct ward_rules *rules = &s->out->rules;
-	int nr = seccomp_syscall_resolve_name_arch(s->scmp_arch, "socket");
+	struct ward_rules *rules = &ap->p->rules;
+	int nr = seccomp_syscall_resolve_name_arch(ap->scmp_arch, "socket");
 	struct conj refused[NARROW_MAX];
 	uint32_t at = 0, n = rules->nsyscalls;
 
@@ -159,26 +176,26 @@ static void narrow_socket(struct sema *s)
 	    deny.errno_nr == fb.errno_nr)
 		return; /* refused already */
 
-	size_t nref = refused_sockets(s->out->net.mode == WARD_NET_ALLOWLIST &&
-					  s->out->net.nrules > 0,
+	size_t nref = refused_sockets(ap->p->net.mode == WARD_NET_ALLOWLIST &&
+					  ap->p->net.nrules > 0,
 				      refused);
 	int kept = exclude_refusals(&old, refused, nref);
 	if (kept < 0) {
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->net,
+		ward_diag(ap->d, WARD_SEV_ERROR, ap->where->net,
 			  "the socket() rules of this policy are too many to "
 			  "combine with the net section's narrowing");
-		ward_diag_help(s->d, "write fewer conditional rules for "
-				     "`socket`");
+		ward_diag_help(ap->d, "write fewer conditional rules for "
+				      "`socket`");
 		return;
 	}
 	nref = (size_t)kept;
 	struct ward_cond_rule *conds =
-	    ward_pool_array(s->pool, old.nconds + nref, sizeof(*conds));
+	    ward_pool_array(ap->pool, old.nconds + nref, sizeof(*conds));
 	if (old.nconds)
 		memcpy(conds, old.conds, old.nconds * sizeof(*conds));
 	for (size_t i = 0; i < nref; i++) {
 		struct ward_cmp *c =
-		    ward_pool_array(s->pool, refused[i].n, sizeof(*c));
+		    ward_pool_array(ap->pool, refused[i].n, sizeof(*c));
 		memcpy(c, refused[i].c, refused[i].n * sizeof(*c));
 		qsort(c, refused[i].n, sizeof(*c), ward_cmp_qsort);
 		conds[old.nconds + i] =
@@ -190,76 +207,47 @@ static void narrow_socket(struct sema *s)
 	/* The table, and its provenance, with socket in place. */
 	uint32_t nn = n + !found;
 	struct ward_syscall_rule *sys =
-	    ward_pool_array(s->pool, nn, sizeof(*sys));
-	struct ward_loc *fbl = ward_pool_array(s->pool, nn, sizeof(*fbl));
-	struct ward_loc *cl = ward_pool_array(s->pool, nn, sizeof(*cl));
+	    ward_pool_array(ap->pool, nn, sizeof(*sys));
+	struct ward_loc *fbl = ward_pool_array(ap->pool, nn, sizeof(*fbl));
+	struct ward_loc *cl = ward_pool_array(ap->pool, nn, sizeof(*cl));
 	for (uint32_t i = 0, o = 0; o < nn; o++) {
 		if (o == at) {
 			sys[o] = old;
-			fbl[o] = found && s->where->syscall_fallback
-				     ? s->where->syscall_fallback[at]
-				     : sema_noloc();
-			cl[o] =
-			    found && old.nconds > nref && s->where->syscall_cond
-				? s->where->syscall_cond[at]
-				: s->where->net;
+			fbl[o] = found && ap->where->syscall_fallback
+				     ? ap->where->syscall_fallback[at]
+				     : noloc();
+			cl[o] = found && old.nconds > nref &&
+					ap->where->syscall_cond
+				    ? ap->where->syscall_cond[at]
+				    : ap->where->net;
 			i += found;
 			continue;
 		}
 		sys[o] = rules->syscalls[i];
-		fbl[o] = s->where->syscall_fallback
-			     ? s->where->syscall_fallback[i]
-			     : sema_noloc();
-		cl[o] = s->where->syscall_cond ? s->where->syscall_cond[i]
-					       : sema_noloc();
+		fbl[o] = ap->where->syscall_fallback
+			     ? ap->where->syscall_fallback[i]
+			     : noloc();
+		cl[o] = ap->where->syscall_cond ? ap->where->syscall_cond[i]
+						: noloc();
 		i++;
 	}
 	rules->syscalls = sys;
 	rules->nsyscalls = nn;
-	s->where->syscall_fallback = fbl;
-	s->where->syscall_cond = cl;
+	ap->where->syscall_fallback = fbl;
+	ap->where->syscall_cond = cl;
 }
 
 /* ------------------------------------------------------------ /etc/hosts */
 
-#define HOSTS_PATH "/etc/hosts"
-
-/* An entry the hosts file would collide with: itself, or something at
- * /etc that cannot hold it. */
-static bool hosts_collide(struct sema *s)
+static void hosts_file(struct apply *ap)
 {
-	const struct ward_policy *p = s->out;
-
-	for (uint32_t i = 1; i < p->nmounts; i++) {
-		const struct ward_mount *m = &p->mounts[i];
-		bool same = !strcmp(m->dst, HOSTS_PATH);
-		bool above =
-		    !strcmp(m->dst, "/etc") &&
-		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
-		     m->kind == WARD_MNT_PROC);
-		if (!same && !above)
-			continue;
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
-			  same ? "`/etc/hosts` is made from the pinned hosts "
-				 "of the net section"
-			       : "the pinned hosts go to `/etc/hosts`, which "
-				 "cannot lie under this entry");
-		ward_diag_note(s->d, s->where->net, "the net section is here");
-		ward_diag_help(s->d, "remove this entry (a policy that pins "
-				     "hosts uses `base/core`, not `base`)");
-		return true;
-	}
-	return false;
-}
-
-static void hosts_file(struct sema *s)
-{
-	struct ward_policy *p = s->out;
+	struct ward_policy *p = ap->p;
 	const struct ward_net *n = &p->net;
 	char *buf = NULL;
 	size_t len = 0;
 
-	if (n->mode != WARD_NET_ALLOWLIST || n->nhosts == 0 || hosts_collide(s))
+	/* (An entry in its way is the checker's error: sema_net.c.) */
+	if (n->mode != WARD_NET_ALLOWLIST || n->nhosts == 0)
 		return;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
@@ -276,58 +264,66 @@ static void hosts_file(struct sema *s)
 		fprintf(f, "%s %s\n", a, n->hosts[i].name);
 	}
 	fclose(f);
-	uint8_t *data = ward_pool_alloc(s->pool, len + 1);
+	uint8_t *data = ward_pool_alloc(ap->pool, len + 1);
 	memcpy(data, buf, len);
 	free(buf);
 
 	/* Last: its parents, if any, come before it. */
 	struct ward_mount *m =
-	    ward_pool_array(s->pool, p->nmounts + 1, sizeof(*m));
+	    ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*m));
 	struct ward_loc *w =
-	    ward_pool_array(s->pool, p->nmounts + 1, sizeof(*w));
+	    ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*w));
 	memcpy(m, p->mounts, p->nmounts * sizeof(*m));
-	memcpy(w, s->where->mounts, p->nmounts * sizeof(*w));
+	memcpy(w, ap->where->mounts, p->nmounts * sizeof(*w));
 	m[0].size += (len + 4095) & ~4095ull; /* it lives on the root */
 	m[p->nmounts] = (struct ward_mount){
 	    .kind = WARD_MNT_FILE,
-	    .dst = HOSTS_PATH,
+	    .dst = WARD_HOSTS_PATH,
 	    .mode = 0444,
 	    .data = data,
 	    .data_len = len,
 	};
-	w[p->nmounts] = s->where->net;
+	w[p->nmounts] = ap->where->net;
 	p->mounts = m;
-	s->where->mounts = w;
+	ap->where->mounts = w;
 	p->nmounts++;
 }
 
 /* ------------------------------------------------------------ programs */
 
-static void programs(struct sema *s)
+static void programs(struct apply *ap)
 {
-	struct ward_net *n = &s->out->net;
+	struct ward_net *n = &ap->p->net;
 	uint32_t bad_rule = 0;
 	ward_err err = {0};
 
 	if (n->mode != WARD_NET_ALLOWLIST)
 		return;
-	if (ward_net_bpf_build(s->pool, n, &n->bpf, &bad_rule, &err) < 0) {
+	if (ward_net_bpf_build(ap->pool, n, &n->bpf, &bad_rule, &err) < 0) {
 		struct ward_loc loc =
-		    s->where->net_rules && bad_rule < n->nrules
-			? s->where->net_rules[bad_rule]
-			: s->where->net;
-		ward_diag(s->d, WARD_SEV_ERROR, loc, "%s", err.msg);
-		ward_diag_help(s->d, "merge the ports into ranges (`port "
-				     "8000-8100`)");
+		    ap->where->net_rules && bad_rule < n->nrules
+			? ap->where->net_rules[bad_rule]
+			: ap->where->net;
+		ward_diag(ap->d, WARD_SEV_ERROR, loc, "%s", err.msg);
+		ward_diag_help(ap->d, "merge the ports into ranges (`port "
+				      "8000-8100`)");
 	}
 }
 
-void sema_net_apply(struct sema *s)
+int ward_net_apply(struct ward_checked *c, struct ward_diags *d)
 {
-	/* On a policy that is already wrong, the table may be incomplete. */
-	if (ward_diags_errors(s->d) > 0)
-		return;
-	narrow_socket(s);
-	hosts_file(s);
-	programs(s);
+	struct apply ap = {
+	    .pool = c->pool,
+	    .p = &c->policy,
+	    .where = &c->where,
+	    .d = d,
+	    .scmp_arch = c->policy.arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64
+							     : SCMP_ARCH_X86_64,
+	};
+	unsigned errors = ward_diags_errors(d);
+
+	narrow_socket(&ap);
+	hosts_file(&ap);
+	programs(&ap);
+	return ward_diags_errors(d) > errors ? -1 : 0;
 }
