@@ -8,6 +8,9 @@
  */
 #include "diag.h"
 
+#include "json.h"
+#include "utf8.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -114,36 +117,6 @@ static bool has_place(const struct ward_diags *d, struct ward_loc loc)
 	       ward_sources_name(d->src, loc.file) != NULL;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	unsigned char lo = 0x80, hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 static unsigned digits(uint32_t n)
 {
 	unsigned k = 1;
@@ -184,7 +157,7 @@ static size_t put_source_char(FILE *out, const unsigned char *s, size_t n,
 		*dcol += 1;
 		return 1;
 	}
-	if (s[0] >= 0x80 && (step = utf8_seq(s, n))) {
+	if (s[0] >= 0x80 && (step = ward_utf8_len(s, n))) {
 		fwrite(s, 1, step, out);
 		*dcol += 1;
 		return step;
@@ -369,45 +342,11 @@ static void render_text(struct ward_diags *d)
 
 /* ------------------------------------------------------------ JSON form */
 
-static void json_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = p[i];
-		size_t step;
-		if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
-			i++;
-		} else if (c == '\n') {
-			fputs("\\n", out);
-			i++;
-		} else if (c == '\t') {
-			fputs("\\t", out);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
-			i++;
-		} else if ((step = utf8_seq(p + i, n - i))) {
-			fwrite(p + i, 1, step, out);
-			i += step;
-		} else {
-			fputs("\\ufffd", out); /* keep the output valid UTF-8 */
-			i++;
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_place(struct ward_diags *d, struct ward_loc loc)
 {
 	if (has_place(d, loc)) {
 		fputs("\"file\":", d->out);
-		json_string(d->out, ward_sources_name(d->src, loc.file));
+		ward_json_str(d->out, ward_sources_name(d->src, loc.file));
 		fprintf(d->out,
 			",\"line\":%u,\"column\":%u,\"end_line\":%u,"
 			"\"end_column\":%u",
@@ -431,17 +370,17 @@ static void render_json(struct ward_diags *d)
 		if (m) {
 			memcpy(m, d->msg, n);
 			memcpy(m + n, WERROR_FLAG, sizeof(WERROR_FLAG));
-			json_string(out, m);
+			ward_json_str(out, m);
 			free(m);
 		} else
-			json_string(out, d->msg);
+			ward_json_str(out, d->msg);
 	} else
-		json_string(out, d->msg);
+		ward_json_str(out, d->msg);
 	fputs(",\"help\":[", out);
 	for (size_t i = 0; i < d->nhelps; i++) {
 		if (i)
 			fputc(',', out);
-		json_string(out, d->helps[i]);
+		ward_json_str(out, d->helps[i]);
 	}
 	fputs("],\"notes\":[", out);
 	for (size_t i = 0; i < d->nnotes; i++) {
@@ -450,7 +389,7 @@ static void render_json(struct ward_diags *d)
 		fputc('{', out);
 		json_place(d, d->notes[i].loc);
 		fputs(",\"severity\":\"note\",\"message\":", out);
-		json_string(out, d->notes[i].msg);
+		ward_json_str(out, d->notes[i].msg);
 		fputc('}', out);
 	}
 	fputs("],\"include_chain\":[", out);
@@ -464,7 +403,7 @@ static void render_json(struct ward_diags *d)
 			if (depth)
 				fputc(',', out);
 			fputs("{\"file\":", out);
-			json_string(out, ward_sources_name(d->src, via.file));
+			ward_json_str(out, ward_sources_name(d->src, via.file));
 			fprintf(out, ",\"line\":%u,\"column\":%u}", via.line,
 				via.col);
 			f = parent;

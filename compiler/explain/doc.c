@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 #include "doc.h"
 
+#include "json.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <string.h>
@@ -102,36 +104,6 @@ void doc_set_bool(struct ward_pool *p, struct doc *m, const char *key, bool b)
 
 /* ------------------------------------------------------------------ JSON */
 
-void doc_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		switch (*c) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*c < 0x20 || *c == 0x7f)
-				fprintf(out, "\\u%04x", *c);
-			else
-				fputc(*c, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void json(const struct doc *d, FILE *out, int depth)
 {
 	switch (d->kind) {
@@ -148,7 +120,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 		fprintf(out, "%" PRIu64, d->u);
 		return;
 	case DOC_STR:
-		doc_json_string(out, d->s);
+		ward_json_str(out, d->s);
 		return;
 	case DOC_FIXED: {
 		char buf[48];
@@ -169,7 +141,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 	for (const struct doc *c = d->first; c; c = c->next) {
 		fprintf(out, "\n%*s", 2 * (depth + 1), "");
 		if (map) {
-			doc_json_string(out, c->key);
+			ward_json_str(out, c->key);
 			fputs(": ", out);
 		}
 		json(c, out, depth + 1);
