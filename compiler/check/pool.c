@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * pool.c: the compiler's region allocator (pool.h). Memory comes from
+ * 64 KiB chunks (a larger allocation gets a chunk of its own) and is only
+ * released with the whole pool, so that the checker and the code
+ * generation can share pointers into one another's results freely and
+ * free nothing on their error paths. Out of memory aborts: wardc is a
+ * short-lived command with nothing to roll back.
+ */
 #include "pool.h"
 
 #include <stdarg.h>

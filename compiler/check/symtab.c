@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * symtab.c: the checker's string-keyed tables (symtab.h): open addressing
+ * with linear probing over FNV-1a, kept at most half full, plus the keys in
+ * insertion order, which the checker walks to report in source order and
+ * to suggest names. Keys and values are the caller's (in the same pool);
+ * nothing is ever removed.
+ */
 #include "symtab.h"
 
 #include <stdint.h>

@@ -1,4 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * describe.c: the parts of a compiled policy in the words a reviewer reads
+ * (describe.h): mounts as the fs section would write them, comparisons
+ * with the argument's name ("arg0 (domain) == 0x1"), a syscall's decision
+ * list, network rules, the launcher's requirements. explain and diff print
+ * the same part with the same words, so that a diff line can be found in
+ * an explanation. Values in units and actions are spelled by the checker's
+ * units.c and rules_meaning.c, which its messages use too.
+ */
 #include "describe.h"
 
 #include "rules_meaning.h"

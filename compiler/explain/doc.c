@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * doc.c: the document tree of wardc's reports (doc.h) and its two
+ * printers. A report is built once and printed as JSON (by hand: strings
+ * through the one JSON escaper, common/json.h) or as YAML (through
+ * libyaml's emitter, which quotes what needs it), so that the two forms
+ * cannot say different things.
+ */
 #include "doc.h"
 
 #include "json.h"
