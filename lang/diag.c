@@ -58,9 +58,11 @@ struct ward_diags {
 
 static bool want_color(FILE *out, enum ward_color color)
 {
+	const char *term;
+
 	if (color != WARD_COLOR_AUTO)
 		return color == WARD_COLOR_ALWAYS;
-	const char *term = getenv("TERM");
+	term = getenv("TERM");
 	if (getenv("NO_COLOR") || !term || strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(fileno(out));
@@ -143,8 +145,8 @@ static int gutter_width(uint32_t line)
 static size_t put_source_char(FILE *out, const unsigned char *s, size_t n,
 			      size_t *dcol)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t step;
+
 	if (s[0] == '\t') {
 		size_t w = TAB_STOP - *dcol % TAB_STOP;
 		for (size_t i = 0; i < w; i++)
@@ -162,8 +164,7 @@ static size_t put_source_char(FILE *out, const unsigned char *s, size_t n,
 		*dcol += 1;
 		return step;
 	}
-	char esc[4] = {'<', hex[s[0] >> 4], hex[s[0] & 15], '>'};
-	fwrite(esc, 1, 4, out);
+	fprintf(out, "<%02x>", s[0]);
 	*dcol += 4;
 	return 1;
 }
@@ -179,15 +180,22 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 {
 	size_t len;
 	const char *line = ward_sources_line(d->src, loc.file, loc.line, &len);
+	const unsigned char *s;
+	int w;
+	size_t first;
+	size_t last;
+	size_t i;
+	size_t dcol = 0, caret_from = SIZE_MAX, caret_to = 0;
+	size_t from, to;
+
 	if (!line)
 		return;
-	const unsigned char *s = (const unsigned char *)line;
-	int w = gutter_width(loc.line);
+	s = (const unsigned char *)line;
+	w = gutter_width(loc.line);
 
 	/* Byte span on this line, 0-based, inclusive; may reach past the end
 	 * (an error at the end of the line or of the file). */
-	size_t first = loc.col ? loc.col - 1 : 0;
-	size_t last;
+	first = loc.col ? loc.col - 1 : 0;
 	if (loc.end_line != loc.line)
 		last = len ? len - 1 : 0;
 	else if (loc.end_col < loc.col)
@@ -197,7 +205,8 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 	if (last < first)
 		last = first;
 
-	size_t from = 0, to = len;
+	from = 0;
+	to = len;
 	if (len > WIDE_LINE) {
 		size_t anchor = first < len ? first : len;
 		from = anchor > WINDOW_LEAD ? anchor - WINDOW_LEAD : 0;
@@ -209,12 +218,11 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 	}
 
 	fprintf(d->out, "%*u | ", w, loc.line);
-	size_t dcol = 0, caret_from = SIZE_MAX, caret_to = 0;
 	if (from > 0) {
 		fputs("...", d->out);
 		dcol = 3;
 	}
-	size_t i = from;
+	i = from;
 	while (i < to) {
 		size_t start = dcol;
 		size_t step = put_source_char(d->out, s + i, len - i, &dcol);
@@ -307,6 +315,8 @@ static void render_header(struct ward_diags *d, struct ward_loc loc,
 static void render_text(struct ward_diags *d)
 {
 	bool placed = has_place(d, d->loc);
+	int w;
+
 	if (placed) {
 		struct ward_loc via;
 		uint32_t f = d->loc.file;
@@ -324,7 +334,7 @@ static void render_text(struct ward_diags *d)
 	render_header(d, d->loc, d->sev, d->msg, d->promoted);
 	if (placed)
 		render_snippet(d, d->loc);
-	int w = placed ? gutter_width(d->loc.line) : MIN_GUTTER;
+	w = placed ? gutter_width(d->loc.line) : MIN_GUTTER;
 	for (size_t i = 0; i < d->nhelps; i++) {
 		fprintf(d->out, "%*s ", w, "");
 		put_color(d, C_BOLD);
@@ -439,6 +449,8 @@ static char *vformat(const char *fmt, va_list ap)
 void ward_diag(struct ward_diags *d, enum ward_severity sev,
 	       struct ward_loc loc, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!d)
 		return;
 	ward_diags_flush(d);
@@ -454,7 +466,6 @@ void ward_diag(struct ward_diags *d, enum ward_severity sev,
 	else if (d->sev == WARD_SEV_WARNING)
 		d->warnings++;
 	d->loc = loc;
-	va_list ap;
 	va_start(ap, fmt);
 	d->msg = vformat(fmt, ap);
 	va_end(ap);
@@ -462,6 +473,9 @@ void ward_diag(struct ward_diags *d, enum ward_severity sev,
 
 void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 {
+	va_list ap;
+	char *s;
+
 	if (!d || !d->open)
 		return;
 	if (d->nhelps == d->cap_helps) {
@@ -472,9 +486,8 @@ void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 		d->helps = helps;
 		d->cap_helps = cap;
 	}
-	va_list ap;
 	va_start(ap, fmt);
-	char *s = vformat(fmt, ap);
+	s = vformat(fmt, ap);
 	va_end(ap);
 	if (s)
 		d->helps[d->nhelps++] = s;
@@ -483,6 +496,9 @@ void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 void ward_diag_note(struct ward_diags *d, struct ward_loc loc, const char *fmt,
 		    ...)
 {
+	va_list ap;
+	char *s;
+
 	if (!d || !d->open)
 		return;
 	if (d->nnotes == d->cap_notes) {
@@ -493,9 +509,8 @@ void ward_diag_note(struct ward_diags *d, struct ward_loc loc, const char *fmt,
 		d->notes = notes;
 		d->cap_notes = cap;
 	}
-	va_list ap;
 	va_start(ap, fmt);
-	char *s = vformat(fmt, ap);
+	s = vformat(fmt, ap);
 	va_end(ap);
 	if (s)
 		d->notes[d->nnotes++] = (struct note){loc, s};

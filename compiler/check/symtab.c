@@ -56,9 +56,11 @@ void *ward_symtab_get(const struct ward_symtab *t, const char *key)
 
 void *ward_symtab_put(struct ward_symtab *t, const char *key, void *value)
 {
+	struct ward_sym *s;
+
 	if ((t->n + 1) * 2 > t->cap)
 		grow(t);
-	struct ward_sym *s = find(t, key);
+	s = find(t, key);
 	if (s->key)
 		return s->value;
 	s->key = key;

@@ -9,10 +9,12 @@
 const char *ward_size_str(struct ward_pool *p, uint64_t b)
 {
 	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
+	int u = -1;
+	uint64_t v;
+
 	if (b < 1024 || b % 1024)
 		return ward_pool_printf(p, "%llu B", (unsigned long long)b);
-	int u = -1;
-	uint64_t v = b;
+	v = b;
 	while (u < 3 && v >= 1024 && v % 1024 == 0) {
 		v /= 1024;
 		u++;
@@ -38,10 +40,11 @@ const char *ward_duration_str(struct ward_pool *p, uint64_t ms)
 
 const char *ward_cpu_str(struct ward_pool *p, uint64_t m)
 {
+	char frac[8];
+
 	if (m % 1000 == 0)
 		return ward_pool_printf(p, "%llu CPU",
 					(unsigned long long)(m / 1000));
-	char frac[8];
 	snprintf(frac, sizeof(frac), "%03llu", (unsigned long long)(m % 1000));
 	for (int i = 2; i > 0 && frac[i] == '0'; i--)
 		frac[i] = 0;

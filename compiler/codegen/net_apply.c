@@ -129,15 +129,18 @@ static int exclude_refusals(const struct ward_syscall_rule *old,
 {
 	for (uint32_t r = 0; r < old->nconds; r++) {
 		const struct ward_cond_rule *cr = &old->conds[r];
-		if (cr->action.kind < WARD_ACT_ERRNO)
-			continue;
 		struct conj next[NARROW_MAX];
 		size_t n = 0;
+
+		if (cr->action.kind < WARD_ACT_ERRNO)
+			continue;
 		for (size_t i = 0; i < nref; i++)
 			for (uint32_t k = 0; k < cr->ncmps; k++) {
+				struct conj j;
+
 				if (ref[i].n >= CONJ_MAX || n >= NARROW_MAX)
 					return -1;
-				struct conj j = ref[i];
+				j = ref[i];
 				j.c[j.n++] = negate(cr->cmps[k]);
 				if (!unsatisfiable(&j))
 					next[n++] = j;
@@ -156,30 +159,39 @@ static void narrow_socket(struct apply *ap)
 	int nr = seccomp_syscall_resolve_name_arch(ap->scmp_arch, "socket");
 	struct conj refused[NARROW_MAX];
 	uint32_t at = 0, n = rules->nsyscalls;
+	bool found;
+	struct ward_syscall_rule old;
+	struct ward_action fb;
+	struct ward_action deny;
+	size_t nref;
+	int kept;
+	struct ward_cond_rule *conds;
+	uint32_t nn;
+	struct ward_syscall_rule *sys;
+	struct ward_loc *fbl;
+	struct ward_loc *cl;
 
 	if (nr < 0)
 		return;
 	while (at < n && rules->syscalls[at].nr < nr)
 		at++;
-	bool found = at < n && rules->syscalls[at].nr == nr;
-	struct ward_syscall_rule old =
-	    found ? rules->syscalls[at]
-		  : (struct ward_syscall_rule){.nr = nr, .name = "socket"};
+	found = at < n && rules->syscalls[at].nr == nr;
+	old = found ? rules->syscalls[at]
+		    : (struct ward_syscall_rule){.nr = nr, .name = "socket"};
 	/* What a refused call would get without the net section; it keeps
 	 * that when it is already a refusal, so that nothing gets weaker. */
-	struct ward_action fb =
-	    old.has_fallback ? old.fallback : rules->default_action;
-	struct ward_action deny = fb;
+	fb = old.has_fallback ? old.fallback : rules->default_action;
+	deny = fb;
 	if (fb.kind < WARD_ACT_ERRNO)
 		deny = (struct ward_action){WARD_ACT_ERRNO, EAFNOSUPPORT};
 	if (old.nconds == 0 && deny.kind == fb.kind &&
 	    deny.errno_nr == fb.errno_nr)
 		return; /* refused already */
 
-	size_t nref = refused_sockets(ap->p->net.mode == WARD_NET_ALLOWLIST &&
-					  ap->p->net.nrules > 0,
-				      refused);
-	int kept = exclude_refusals(&old, refused, nref);
+	nref = refused_sockets(ap->p->net.mode == WARD_NET_ALLOWLIST &&
+				   ap->p->net.nrules > 0,
+			       refused);
+	kept = exclude_refusals(&old, refused, nref);
 	if (kept < 0) {
 		ward_diag(ap->d, WARD_SEV_ERROR, ap->where->net,
 			  "the socket() rules of this policy are too many to "
@@ -189,8 +201,7 @@ static void narrow_socket(struct apply *ap)
 		return;
 	}
 	nref = (size_t)kept;
-	struct ward_cond_rule *conds =
-	    ward_pool_array(ap->pool, old.nconds + nref, sizeof(*conds));
+	conds = ward_pool_array(ap->pool, old.nconds + nref, sizeof(*conds));
 	if (old.nconds)
 		memcpy(conds, old.conds, old.nconds * sizeof(*conds));
 	for (size_t i = 0; i < nref; i++) {
@@ -205,11 +216,10 @@ static void narrow_socket(struct apply *ap)
 	old.nconds += (uint32_t)nref;
 
 	/* The table, and its provenance, with socket in place. */
-	uint32_t nn = n + !found;
-	struct ward_syscall_rule *sys =
-	    ward_pool_array(ap->pool, nn, sizeof(*sys));
-	struct ward_loc *fbl = ward_pool_array(ap->pool, nn, sizeof(*fbl));
-	struct ward_loc *cl = ward_pool_array(ap->pool, nn, sizeof(*cl));
+	nn = n + !found;
+	sys = ward_pool_array(ap->pool, nn, sizeof(*sys));
+	fbl = ward_pool_array(ap->pool, nn, sizeof(*fbl));
+	cl = ward_pool_array(ap->pool, nn, sizeof(*cl));
 	for (uint32_t i = 0, o = 0; o < nn; o++) {
 		if (o == at) {
 			sys[o] = old;
@@ -245,11 +255,15 @@ static void hosts_file(struct apply *ap)
 	const struct ward_net *n = &p->net;
 	char *buf = NULL;
 	size_t len = 0;
+	FILE *f;
+	uint8_t *data;
+	struct ward_mount *m;
+	struct ward_loc *w;
 
 	/* (An entry in its way is the checker's error: sema_net.c.) */
 	if (n->mode != WARD_NET_ALLOWLIST || n->nhosts == 0)
 		return;
-	FILE *f = open_memstream(&buf, &len);
+	f = open_memstream(&buf, &len);
 	if (!f)
 		abort(); /* the compiler's pool aborts on OOM too */
 	fputs("127.0.0.1 localhost\n"
@@ -264,15 +278,13 @@ static void hosts_file(struct apply *ap)
 		fprintf(f, "%s %s\n", a, n->hosts[i].name);
 	}
 	fclose(f);
-	uint8_t *data = ward_pool_alloc(ap->pool, len + 1);
+	data = ward_pool_alloc(ap->pool, len + 1);
 	memcpy(data, buf, len);
 	free(buf);
 
 	/* Last: its parents, if any, come before it. */
-	struct ward_mount *m =
-	    ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*m));
-	struct ward_loc *w =
-	    ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*w));
+	m = ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*m));
+	w = ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*w));
 	memcpy(m, p->mounts, p->nmounts * sizeof(*m));
 	memcpy(w, ap->where->mounts, p->nmounts * sizeof(*w));
 	m[0].size += (len + 4095) & ~4095ull; /* it lives on the root */

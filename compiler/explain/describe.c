@@ -156,9 +156,10 @@ const char *describe_syscall(struct ward_pool *p, uint32_t arch,
 			     struct ward_action def)
 {
 	struct ward_action otherwise = r->has_fallback ? r->fallback : def;
+	const char *s = "";
+
 	if (!r->nconds)
 		return ward_action_name(p, otherwise);
-	const char *s = "";
 	for (uint32_t i = 0; i < r->nconds; i++) {
 		const struct ward_cond_rule *c = &r->conds[i];
 		const char *cond = "";

@@ -113,6 +113,8 @@ void doc_set_bool(struct ward_pool *p, struct doc *m, const char *key, bool b)
 
 static void json(const struct doc *d, FILE *out, int depth)
 {
+	bool map;
+
 	switch (d->kind) {
 	case DOC_NULL:
 		fputs("null", out);
@@ -139,7 +141,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 	case DOC_MAP:
 		break;
 	}
-	bool map = d->kind == DOC_MAP;
+	map = d->kind == DOC_MAP;
 	if (!d->first) {
 		fputs(map ? "{}" : "[]", out);
 		return;
@@ -233,11 +235,12 @@ int doc_print_yaml(const struct doc *d, FILE *out)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev;
+	int ok = 1;
+
 	if (!yaml_emitter_initialize(&e))
 		return -1;
 	yaml_emitter_set_output(&e, yaml_write, out);
 	yaml_emitter_set_unicode(&e, 1);
-	int ok = 1;
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
 	ok = ok && yaml_emitter_emit(&e, &ev);
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);

@@ -41,14 +41,18 @@ void lint_lim_wall(struct lint_ctx *c, const struct lint_rule *r)
 
 void lint_lim_output(struct lint_ctx *c, const struct lint_rule *r)
 {
+	const char *which;
+	bool out, err;
+
 	if (set(c, WARD_LIM_OUTPUT))
 		return;
-	bool out = set(c, WARD_LIM_STDOUT), err = set(c, WARD_LIM_STDERR);
+	out = set(c, WARD_LIM_STDOUT);
+	err = set(c, WARD_LIM_STDERR);
 	if (out && err)
 		return;
-	const char *which = !out && !err ? "stdout and stderr are"
-			    : !out	 ? "stdout is"
-					 : "stderr is";
+	which = !out && !err ? "stdout and stderr are"
+		: !out	     ? "stdout is"
+			     : "stderr is";
 	lint_add(c, r, lint_missing_loc(c, WARD_S_LIMITS), "output",
 		 "%s not bounded: no `%s` limit and no `output` limit", which,
 		 !out && !err ? "stdout`/`stderr"
