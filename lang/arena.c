@@ -48,27 +48,31 @@ struct ward_arena *ward_arena_new(void)
 static struct chunk *chunk_new(size_t size)
 {
 	size_t total = sizeof(struct chunk) + size;
+	char *p;
+	uintptr_t at;
+	size_t head;
+	struct chunk *c;
+
 	if (total < HUGE_PAGE) {
-		struct chunk *c = malloc(total);
+		c = malloc(total);
 		if (c)
 			c->mapped = 0;
 		return c;
 	}
 	total = (total + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
 	/* map one huge page more than needed and trim it to alignment */
-	char *p = mmap(NULL, total + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, total + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	uintptr_t at =
-	    ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
-	size_t head = at - (uintptr_t)p;
+	at = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+	head = at - (uintptr_t)p;
 	if (head)
 		munmap(p, head);
 	if (HUGE_PAGE - head)
 		munmap((char *)at + total, HUGE_PAGE - head);
 	madvise((void *)at, total, MADV_HUGEPAGE);
-	struct chunk *c = (struct chunk *)at;
+	c = (struct chunk *)at;
 	c->mapped = total;
 	return c;
 }
@@ -83,9 +87,11 @@ static void chunk_free(struct chunk *c)
 
 void ward_arena_free(struct ward_arena *a)
 {
+	struct chunk *c;
+
 	if (!a)
 		return;
-	struct chunk *c = a->head;
+	c = a->head;
 	while (c) {
 		struct chunk *next = c->next;
 		chunk_free(c);
@@ -99,6 +105,10 @@ void ward_arena_free(struct ward_arena *a)
 static void *arena_take(struct ward_arena *a, size_t size, size_t align)
 {
 	struct chunk *c = a->head;
+	size_t want;
+	bool own;
+	struct chunk *n;
+
 	if (c) {
 		size_t at = (c->used + align - 1) & ~(align - 1);
 		if (at <= c->size && size <= c->size - at) {
@@ -109,11 +119,11 @@ static void *arena_take(struct ward_arena *a, size_t size, size_t align)
 	}
 	/* A large request gets a chunk of its own, kept behind the current
 	 * one so that the current chunk's free space is not wasted. */
-	size_t want = a->next_size;
-	bool own = size > want / 4;
+	want = a->next_size;
+	own = size > want / 4;
 	if (own)
 		want = size;
-	struct chunk *n = chunk_new(want);
+	n = chunk_new(want);
 	if (!n)
 		return NULL;
 	n->size = want;
@@ -141,9 +151,11 @@ void *ward_arena_alloc(struct ward_arena *a, size_t size)
 
 char *ward_arena_strndup(struct ward_arena *a, const char *s, size_t n)
 {
+	char *p;
+
 	if (n == SIZE_MAX)
 		return NULL;
-	char *p = arena_take(a, n + 1, 1);
+	p = arena_take(a, n + 1, 1);
 	if (!p)
 		return NULL;
 	if (n)
@@ -170,9 +182,11 @@ static int intern_grow(struct ward_arena *a)
 		return -1;
 	for (size_t i = 0; i < a->nslots; i++) {
 		const struct intern_slot *old = &a->slots[i];
+		size_t j;
+
 		if (!old->s)
 			continue;
-		size_t j = old->hash & (nslots - 1);
+		j = old->hash & (nslots - 1);
 		while (slots[j].s)
 			j = (j + 1) & (nslots - 1);
 		slots[j] = *old;
@@ -185,18 +199,22 @@ static int intern_grow(struct ward_arena *a)
 
 const char *ward_arena_intern(struct ward_arena *a, const char *s, size_t n)
 {
+	uint32_t h;
+	size_t j;
+	char *copy;
+
 	if (n > UINT32_MAX)
 		return NULL;
 	if ((a->ninterned + 1) * 4 > a->nslots * 3 && intern_grow(a) < 0)
 		return NULL;
-	uint32_t h = hash_bytes(s, n);
-	size_t j = h & (a->nslots - 1);
+	h = hash_bytes(s, n);
+	j = h & (a->nslots - 1);
 	for (; a->slots[j].s; j = (j + 1) & (a->nslots - 1)) {
 		const struct intern_slot *e = &a->slots[j];
 		if (e->hash == h && e->len == n && memcmp(e->s, s, n) == 0)
 			return e->s;
 	}
-	char *copy = ward_arena_strndup(a, s, n);
+	copy = ward_arena_strndup(a, s, n);
 	if (!copy)
 		return NULL;
 	a->slots[j] = (struct intern_slot){copy, (uint32_t)n, h};

@@ -100,9 +100,14 @@ bool ward_add_stmt(struct ward_parser *p, struct ward_stmt *s)
 struct ward_value *ward_or_value(struct ward_parser *p, struct ward_list *terms,
 				 struct ward_loc loc)
 {
+	struct ward_value *v;
+	size_t len = 0;
+	char *text;
+	char *at;
+
 	if (terms->n == 1)
 		return terms->items[0];
-	struct ward_value *v = ward_arena_alloc(p->arena, sizeof(*v));
+	v = ward_arena_alloc(p->arena, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->kind = WARD_V_OR;
@@ -111,13 +116,12 @@ struct ward_value *ward_or_value(struct ward_parser *p, struct ward_list *terms,
 	v->items = (struct ward_value **)terms->items;
 	v->nitems = terms->n;
 	/* the spelling: the terms' spellings joined by " | " */
-	size_t len = 0;
 	for (size_t i = 0; i < v->nitems; i++)
 		len += strlen(v->items[i]->text) + 3;
-	char *text = ward_arena_alloc(p->arena, len + 1);
+	text = ward_arena_alloc(p->arena, len + 1);
 	if (!text)
 		return NULL;
-	char *at = text;
+	at = text;
 	for (size_t i = 0; i < v->nitems; i++) {
 		size_t n = strlen(v->items[i]->text);
 		if (i) {
@@ -136,30 +140,38 @@ struct ward_value *ward_concat_strings(struct ward_parser *p,
 				       struct ward_list *parts,
 				       struct ward_loc loc)
 {
+	struct ward_value *v;
+	char *str;
+	char *text;
+	size_t len = 0, tlen = 0;
+	char *s_at, *t_at;
+
 	if (parts->n == 1)
 		return parts->items[0];
-	struct ward_value *v = ward_arena_alloc(p->arena, sizeof(*v));
+	v = ward_arena_alloc(p->arena, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->kind = WARD_V_STRING;
 	v->loc = loc;
 	v->addr.prefix = -1;
-	size_t len = 0, tlen = 0;
 	for (size_t i = 0; i < parts->n; i++) {
 		const struct ward_value *s = parts->items[i];
 		len += s->len;
 		tlen += strlen(s->text) + 1;
 	}
-	char *str = ward_arena_alloc(p->arena, len + 1);
-	char *text = ward_arena_alloc(p->arena, tlen);
+	str = ward_arena_alloc(p->arena, len + 1);
+	text = ward_arena_alloc(p->arena, tlen);
 	if (!str || !text)
 		return NULL;
 	/* The spelling keeps the parts, separated by a newline where the
 	 * author broke the line and by a space otherwise: `wardc fmt` lays
 	 * them out again from it. */
-	char *s_at = str, *t_at = text;
+	s_at = str;
+	t_at = text;
 	for (size_t i = 0; i < parts->n; i++) {
 		const struct ward_value *s = parts->items[i];
+		size_t n;
+
 		if (i) {
 			const struct ward_value *prev = parts->items[i - 1];
 			*t_at++ =
@@ -167,7 +179,7 @@ struct ward_value *ward_concat_strings(struct ward_parser *p,
 		}
 		memcpy(s_at, s->str, s->len);
 		s_at += s->len;
-		size_t n = strlen(s->text);
+		n = strlen(s->text);
 		memcpy(t_at, s->text, n);
 		t_at += n;
 	}
@@ -223,9 +235,11 @@ static bool leading_zero(const char *text)
 
 void ward_check_decimal_int(struct ward_parser *p, struct ward_value *v)
 {
+	const char *digits;
+
 	if (!leading_zero(v->text))
 		return;
-	const char *digits = v->text;
+	digits = v->text;
 	while (digits[0] == '0' && digits[1])
 		digits++;
 	ward_parse_error(p, v->loc,
@@ -240,9 +254,10 @@ void ward_check_decimal_int(struct ward_parser *p, struct ward_value *v)
 void ward_read_mode(struct ward_parser *p, struct ward_value *v)
 {
 	const char *t = v->text;
+	uint64_t u = 0;
+
 	if (t[0] == '0' && t[1] && strchr("xXoObB", t[1]))
 		return; /* an explicit base */
-	uint64_t u = 0;
 	for (; *t; t++) {
 		if (*t == '_')
 			continue;

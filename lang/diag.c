@@ -8,6 +8,9 @@
  */
 #include "diag.h"
 
+#include "json.h"
+#include "utf8.h"
+
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -55,9 +58,11 @@ struct ward_diags {
 
 static bool want_color(FILE *out, enum ward_color color)
 {
+	const char *term;
+
 	if (color != WARD_COLOR_AUTO)
 		return color == WARD_COLOR_ALWAYS;
-	const char *term = getenv("TERM");
+	term = getenv("TERM");
 	if (getenv("NO_COLOR") || !term || strcmp(term, "dumb") == 0)
 		return false;
 	return isatty(fileno(out));
@@ -114,36 +119,6 @@ static bool has_place(const struct ward_diags *d, struct ward_loc loc)
 	       ward_sources_name(d->src, loc.file) != NULL;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none. */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0];
-	size_t len;
-	unsigned char lo = 0x80, hi = 0xbf;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef) {
-		len = 3;
-		if (c == 0xe0)
-			lo = 0xa0;
-		else if (c == 0xed)
-			hi = 0x9f;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		len = 4;
-		if (c == 0xf0)
-			lo = 0x90;
-		else if (c == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 static unsigned digits(uint32_t n)
 {
 	unsigned k = 1;
@@ -170,8 +145,8 @@ static int gutter_width(uint32_t line)
 static size_t put_source_char(FILE *out, const unsigned char *s, size_t n,
 			      size_t *dcol)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t step;
+
 	if (s[0] == '\t') {
 		size_t w = TAB_STOP - *dcol % TAB_STOP;
 		for (size_t i = 0; i < w; i++)
@@ -184,13 +159,12 @@ static size_t put_source_char(FILE *out, const unsigned char *s, size_t n,
 		*dcol += 1;
 		return 1;
 	}
-	if (s[0] >= 0x80 && (step = utf8_seq(s, n))) {
+	if (s[0] >= 0x80 && (step = ward_utf8_len(s, n))) {
 		fwrite(s, 1, step, out);
 		*dcol += 1;
 		return step;
 	}
-	char esc[4] = {'<', hex[s[0] >> 4], hex[s[0] & 15], '>'};
-	fwrite(esc, 1, 4, out);
+	fprintf(out, "<%02x>", s[0]);
 	*dcol += 4;
 	return 1;
 }
@@ -206,15 +180,22 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 {
 	size_t len;
 	const char *line = ward_sources_line(d->src, loc.file, loc.line, &len);
+	const unsigned char *s;
+	int w;
+	size_t first;
+	size_t last;
+	size_t i;
+	size_t dcol = 0, caret_from = SIZE_MAX, caret_to = 0;
+	size_t from, to;
+
 	if (!line)
 		return;
-	const unsigned char *s = (const unsigned char *)line;
-	int w = gutter_width(loc.line);
+	s = (const unsigned char *)line;
+	w = gutter_width(loc.line);
 
 	/* Byte span on this line, 0-based, inclusive; may reach past the end
 	 * (an error at the end of the line or of the file). */
-	size_t first = loc.col ? loc.col - 1 : 0;
-	size_t last;
+	first = loc.col ? loc.col - 1 : 0;
 	if (loc.end_line != loc.line)
 		last = len ? len - 1 : 0;
 	else if (loc.end_col < loc.col)
@@ -224,7 +205,8 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 	if (last < first)
 		last = first;
 
-	size_t from = 0, to = len;
+	from = 0;
+	to = len;
 	if (len > WIDE_LINE) {
 		size_t anchor = first < len ? first : len;
 		from = anchor > WINDOW_LEAD ? anchor - WINDOW_LEAD : 0;
@@ -236,12 +218,11 @@ static void render_snippet(struct ward_diags *d, struct ward_loc loc)
 	}
 
 	fprintf(d->out, "%*u | ", w, loc.line);
-	size_t dcol = 0, caret_from = SIZE_MAX, caret_to = 0;
 	if (from > 0) {
 		fputs("...", d->out);
 		dcol = 3;
 	}
-	size_t i = from;
+	i = from;
 	while (i < to) {
 		size_t start = dcol;
 		size_t step = put_source_char(d->out, s + i, len - i, &dcol);
@@ -334,6 +315,8 @@ static void render_header(struct ward_diags *d, struct ward_loc loc,
 static void render_text(struct ward_diags *d)
 {
 	bool placed = has_place(d, d->loc);
+	int w;
+
 	if (placed) {
 		struct ward_loc via;
 		uint32_t f = d->loc.file;
@@ -351,7 +334,7 @@ static void render_text(struct ward_diags *d)
 	render_header(d, d->loc, d->sev, d->msg, d->promoted);
 	if (placed)
 		render_snippet(d, d->loc);
-	int w = placed ? gutter_width(d->loc.line) : MIN_GUTTER;
+	w = placed ? gutter_width(d->loc.line) : MIN_GUTTER;
 	for (size_t i = 0; i < d->nhelps; i++) {
 		fprintf(d->out, "%*s ", w, "");
 		put_color(d, C_BOLD);
@@ -369,45 +352,11 @@ static void render_text(struct ward_diags *d)
 
 /* ------------------------------------------------------------ JSON form */
 
-static void json_string(FILE *out, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s);
-	fputc('"', out);
-	for (size_t i = 0; i < n;) {
-		unsigned char c = p[i];
-		size_t step;
-		if (c == '"' || c == '\\') {
-			fprintf(out, "\\%c", c);
-			i++;
-		} else if (c == '\n') {
-			fputs("\\n", out);
-			i++;
-		} else if (c == '\t') {
-			fputs("\\t", out);
-			i++;
-		} else if (c < 0x20 || c == 0x7f) {
-			fprintf(out, "\\u%04x", c);
-			i++;
-		} else if (c < 0x80) {
-			fputc(c, out);
-			i++;
-		} else if ((step = utf8_seq(p + i, n - i))) {
-			fwrite(p + i, 1, step, out);
-			i += step;
-		} else {
-			fputs("\\ufffd", out); /* keep the output valid UTF-8 */
-			i++;
-		}
-	}
-	fputc('"', out);
-}
-
 static void json_place(struct ward_diags *d, struct ward_loc loc)
 {
 	if (has_place(d, loc)) {
 		fputs("\"file\":", d->out);
-		json_string(d->out, ward_sources_name(d->src, loc.file));
+		ward_json_str(d->out, ward_sources_name(d->src, loc.file));
 		fprintf(d->out,
 			",\"line\":%u,\"column\":%u,\"end_line\":%u,"
 			"\"end_column\":%u",
@@ -431,17 +380,17 @@ static void render_json(struct ward_diags *d)
 		if (m) {
 			memcpy(m, d->msg, n);
 			memcpy(m + n, WERROR_FLAG, sizeof(WERROR_FLAG));
-			json_string(out, m);
+			ward_json_str(out, m);
 			free(m);
 		} else
-			json_string(out, d->msg);
+			ward_json_str(out, d->msg);
 	} else
-		json_string(out, d->msg);
+		ward_json_str(out, d->msg);
 	fputs(",\"help\":[", out);
 	for (size_t i = 0; i < d->nhelps; i++) {
 		if (i)
 			fputc(',', out);
-		json_string(out, d->helps[i]);
+		ward_json_str(out, d->helps[i]);
 	}
 	fputs("],\"notes\":[", out);
 	for (size_t i = 0; i < d->nnotes; i++) {
@@ -450,7 +399,7 @@ static void render_json(struct ward_diags *d)
 		fputc('{', out);
 		json_place(d, d->notes[i].loc);
 		fputs(",\"severity\":\"note\",\"message\":", out);
-		json_string(out, d->notes[i].msg);
+		ward_json_str(out, d->notes[i].msg);
 		fputc('}', out);
 	}
 	fputs("],\"include_chain\":[", out);
@@ -464,7 +413,7 @@ static void render_json(struct ward_diags *d)
 			if (depth)
 				fputc(',', out);
 			fputs("{\"file\":", out);
-			json_string(out, ward_sources_name(d->src, via.file));
+			ward_json_str(out, ward_sources_name(d->src, via.file));
 			fprintf(out, ",\"line\":%u,\"column\":%u}", via.line,
 				via.col);
 			f = parent;
@@ -500,6 +449,8 @@ static char *vformat(const char *fmt, va_list ap)
 void ward_diag(struct ward_diags *d, enum ward_severity sev,
 	       struct ward_loc loc, const char *fmt, ...)
 {
+	va_list ap;
+
 	if (!d)
 		return;
 	ward_diags_flush(d);
@@ -515,7 +466,6 @@ void ward_diag(struct ward_diags *d, enum ward_severity sev,
 	else if (d->sev == WARD_SEV_WARNING)
 		d->warnings++;
 	d->loc = loc;
-	va_list ap;
 	va_start(ap, fmt);
 	d->msg = vformat(fmt, ap);
 	va_end(ap);
@@ -523,6 +473,9 @@ void ward_diag(struct ward_diags *d, enum ward_severity sev,
 
 void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 {
+	va_list ap;
+	char *s;
+
 	if (!d || !d->open)
 		return;
 	if (d->nhelps == d->cap_helps) {
@@ -533,9 +486,8 @@ void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 		d->helps = helps;
 		d->cap_helps = cap;
 	}
-	va_list ap;
 	va_start(ap, fmt);
-	char *s = vformat(fmt, ap);
+	s = vformat(fmt, ap);
 	va_end(ap);
 	if (s)
 		d->helps[d->nhelps++] = s;
@@ -544,6 +496,9 @@ void ward_diag_help(struct ward_diags *d, const char *fmt, ...)
 void ward_diag_note(struct ward_diags *d, struct ward_loc loc, const char *fmt,
 		    ...)
 {
+	va_list ap;
+	char *s;
+
 	if (!d || !d->open)
 		return;
 	if (d->nnotes == d->cap_notes) {
@@ -554,9 +509,8 @@ void ward_diag_note(struct ward_diags *d, struct ward_loc loc, const char *fmt,
 		d->notes = notes;
 		d->cap_notes = cap;
 	}
-	va_list ap;
 	va_start(ap, fmt);
-	char *s = vformat(fmt, ap);
+	s = vformat(fmt, ap);
 	va_end(ap);
 	if (s)
 		d->notes[d->nnotes++] = (struct note){loc, s};

@@ -30,8 +30,10 @@ struct fmt {
 
 static void put(struct fmt *m, const char *s)
 {
+	const char *nl;
+
 	fputs(s, m->out);
-	const char *nl = strrchr(s, '\n');
+	nl = strrchr(s, '\n');
 	m->col = nl ? strlen(nl + 1) : m->col + strlen(s);
 }
 
@@ -110,8 +112,9 @@ static void trailing(struct fmt *m, struct ward_loc end,
  * and those inside it, which have no place in one line. */
 static void comments_for(struct fmt *m, const struct ward_stmt *s, int depth)
 {
-	comments_before(m, s->loc.line, s->loc.col, depth);
 	const struct ward_comment *c;
+
+	comments_before(m, s->loc.line, s->loc.col, depth);
 	while ((c = peek(m)) && c->loc.line < s->loc.end_line) {
 		blank_before(m, c->loc.line);
 		own_line(m, c, depth);
@@ -531,6 +534,9 @@ static void block(struct fmt *m, const struct ward_stmt *s, int depth,
 		  const struct ward_loc *next)
 {
 	bool inside = comment_inside(m, s);
+	bool empty;
+	struct ward_loc head, first;
+
 	if (s->kind == WARD_S_GROUP && !inside &&
 	    group_on_one_line(m, s, depth)) {
 		trailing(m, s->loc, next);
@@ -547,7 +553,7 @@ static void block(struct fmt *m, const struct ward_stmt *s, int depth,
 		put(m, " default ");
 		action(m, s->action, depth);
 	}
-	bool empty = s->kind == WARD_S_GROUP ? s->ntargets == 0 : s->nbody == 0;
+	empty = s->kind == WARD_S_GROUP ? s->ntargets == 0 : s->nbody == 0;
 	if (empty && !inside) {
 		put(m, " { }");
 		trailing(m, s->loc, next);
@@ -557,7 +563,8 @@ static void block(struct fmt *m, const struct ward_stmt *s, int depth,
 	}
 	put(m, " {");
 	/* a comment after the `{`, before the first item */
-	struct ward_loc head = s->kw_loc, first = close_of(s);
+	head = s->kw_loc;
+	first = close_of(s);
 	if (s->kind == WARD_S_GROUP && s->ntargets)
 		first = s->targets[0]->loc;
 	else if (s->kind != WARD_S_GROUP && s->nbody)
@@ -610,8 +617,10 @@ static void stmt(struct fmt *m, const struct ward_stmt *s, int depth,
 int ward_fmt(const struct ward_file *f, const struct ward_sources *src,
 	     FILE *out)
 {
+	struct fmt m;
+
 	(void)src;
-	struct fmt m = {.f = f, .out = out, .fresh = true};
+	m = (struct fmt){.f = f, .out = out, .fresh = true};
 	for (size_t i = 0; i < f->nstmts; i++)
 		stmt(&m, f->stmts[i], 0,
 		     i + 1 < f->nstmts ? &f->stmts[i + 1]->loc : NULL);

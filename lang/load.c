@@ -27,10 +27,12 @@
 static int add_dir(struct ward_search_path *sp, const char *dir, size_t len)
 {
 	const char **dirs = realloc(sp->dirs, (sp->ndirs + 1) * sizeof(*dirs));
+	char *copy;
+
 	if (!dirs)
 		return -1;
 	sp->dirs = dirs;
-	char *copy = strndup(dir, len);
+	copy = strndup(dir, len);
 	if (!copy)
 		return -1;
 	/* "dir/" and "dir" name the same directory; keep paths tidy */
@@ -58,21 +60,25 @@ static int add_stdlib(struct ward_search_path *sp)
 	};
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
 	if (n <= 0)
 		return 0; /* no stdlib: `use` reports what it searched */
 	exe[n] = '\0';
-	char *slash = strrchr(exe, '/');
+	slash = strrchr(exe, '/');
 	if (!slash)
 		return 0;
 	*slash = '\0';
 	for (size_t i = 0; i < ARRAY_LEN(candidates); i++) {
 		_cleanup_free_ char *dir = NULL;
+		const char *use;
+
 		if (asprintf(&dir, "%s%s", exe, candidates[i]) < 0)
 			return -1;
 		if (!is_dir(dir))
 			continue;
 		_cleanup_free_ char *real = realpath(dir, NULL);
-		const char *use = real ? real : dir;
+		use = real ? real : dir;
 		return add_dir(sp, use, strlen(use));
 	}
 	return 0;
@@ -81,12 +87,14 @@ static int add_stdlib(struct ward_search_path *sp)
 int ward_search_path_init(struct ward_search_path *sp, const char **incdirs,
 			  size_t nincdirs)
 {
+	const char *env;
+
 	sp->dirs = NULL;
 	sp->ndirs = 0;
 	for (size_t i = 0; i < nincdirs; i++)
 		if (add_dir(sp, incdirs[i], strlen(incdirs[i])) < 0)
 			goto fail;
-	const char *env = getenv("WARD_PATH");
+	env = getenv("WARD_PATH");
 	while (env && *env) {
 		const char *colon = strchrnul(env, ':');
 		if (colon > env && add_dir(sp, env, (size_t)(colon - env)) < 0)
@@ -140,8 +148,10 @@ static void load_error(struct loader *l, struct ward_loc loc, const char *fmt,
 {
 	_cleanup_free_ char *msg = NULL;
 	va_list ap;
+	int n;
+
 	va_start(ap, fmt);
-	int n = vasprintf(&msg, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	l->errors++;
 	ward_diag(l->diags, WARD_SEV_ERROR, loc, "%s",
@@ -153,6 +163,8 @@ static int read_file(int fd, char **text, size_t *len, ward_err *err,
 		     const char *path)
 {
 	struct stat st;
+	size_t cap, n;
+
 	if (fstat(fd, &st) < 0)
 		return ward_fail(err, errno, "cannot read %s", path);
 	if (S_ISDIR(st.st_mode))
@@ -162,26 +174,31 @@ static int read_file(int fd, char **text, size_t *len, ward_err *err,
 				 "%s is larger than %u MiB: a policy file is "
 				 "at most that large",
 				 path, MAX_FILE_SIZE >> 20);
-	size_t cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+	n = 0;
 	_cleanup_free_ char *buf = malloc(cap);
 	if (!buf)
 		return ward_fail(err, ENOMEM, "cannot read %s", path);
 	for (;;) {
+		ssize_t r;
+
 		if (n == cap) {
+			char *more;
+
 			if (cap > MAX_FILE_SIZE)
 				return ward_fail(err, 0,
 						 "%s is larger than %u MiB: a "
 						 "policy file is at most that "
 						 "large",
 						 path, MAX_FILE_SIZE >> 20);
-			char *more = realloc(buf, cap * 2);
+			more = realloc(buf, cap * 2);
 			if (!more)
 				return ward_fail(err, ENOMEM, "cannot read %s",
 						 path);
 			buf = more;
 			cap *= 2;
 		}
-		ssize_t r = read(fd, buf + n, cap - n);
+		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -220,9 +237,11 @@ static int known_index(const struct loader *l, const struct stat *st)
 static void report_cycle(struct loader *l, struct ward_loc at, int again)
 {
 	size_t from = 0;
+	size_t len = 1;
+	char *p;
+
 	while (from < l->depth && l->chain[from] != (uint32_t)again)
 		from++;
-	size_t len = 1;
 	for (size_t i = from; i < l->depth; i++)
 		len += strlen(l->known[l->chain[i]].path) + 4;
 	len += strlen(l->known[again].path);
@@ -231,7 +250,7 @@ static void report_cycle(struct loader *l, struct ward_loc at, int again)
 		load_error(l, at, "this file uses itself");
 		return;
 	}
-	char *p = chain;
+	p = chain;
 	for (size_t i = from; i < l->depth; i++)
 		p = stpcpy(stpcpy(p, l->known[l->chain[i]].path), " -> ");
 	stpcpy(p, l->known[again].path);
@@ -247,14 +266,17 @@ static int grow(struct loader *l)
 {
 	size_t n = l->nknown + 1;
 	struct known *known = realloc(l->known, n * sizeof(*known));
+	uint32_t *chain;
+	struct ward_file **files;
+
 	if (!known)
 		return -1;
 	l->known = known;
-	uint32_t *chain = realloc(l->chain, n * sizeof(*chain));
+	chain = realloc(l->chain, n * sizeof(*chain));
 	if (!chain)
 		return -1;
 	l->chain = chain;
-	struct ward_file **files = realloc(l->unit->files, n * sizeof(*files));
+	files = realloc(l->unit->files, n * sizeof(*files));
 	if (!files)
 		return -1;
 	l->unit->files = files;
@@ -271,12 +293,21 @@ static void load_fd(struct loader *l, int fd, const char *path, uint32_t parent,
 {
 	struct stat st;
 	ward_err err = {0};
+	int seen;
+	char *text = NULL;
+	size_t len = 0;
+	char *name;
+	uint32_t id = WARD_NO_FILE;
+	size_t me;
+	struct known *k;
+	struct ward_file *f;
+
 	if (fstat(fd, &st) < 0) {
 		ward_fail(&err, errno, "cannot read %s", path);
 		report_err(l, at, &err);
 		return;
 	}
-	int seen = known_index(l, &st);
+	seen = known_index(l, &st);
 	if (seen >= 0) {
 		if (l->known[seen].active)
 			report_cycle(l, at, seen);
@@ -289,8 +320,6 @@ static void load_fd(struct loader *l, int fd, const char *path, uint32_t parent,
 			   MAX_DEPTH);
 		return;
 	}
-	char *text = NULL;
-	size_t len = 0;
 	if (read_file(fd, &text, &len, &err, path) < 0) {
 		report_err(l, at, &err);
 		return;
@@ -300,8 +329,7 @@ static void load_fd(struct loader *l, int fd, const char *path, uint32_t parent,
 		l->oom = true;
 		return;
 	}
-	char *name = strdup(path);
-	uint32_t id = WARD_NO_FILE;
+	name = strdup(path);
 	if (name)
 		id = ward_sources_add(l->src, path, text, len, parent, via);
 	else
@@ -311,14 +339,14 @@ static void load_fd(struct loader *l, int fd, const char *path, uint32_t parent,
 		l->oom = true;
 		return;
 	}
-	size_t me = l->nknown++;
-	struct known *k = &l->known[me];
+	me = l->nknown++;
+	k = &l->known[me];
 	k->dev = st.st_dev;
 	k->ino = st.st_ino;
 	k->src = id;
 	k->active = true;
 	k->path = name; /* freed with the loader */
-	struct ward_file *f = ward_parse(l->src, id, l->diags);
+	f = ward_parse(l->src, id, l->diags);
 	if (!f) {
 		l->oom = true;
 		l->known[me].active = false;
@@ -358,6 +386,9 @@ static bool valid_use_name(const char *name)
 static void load_use(struct loader *l, const struct ward_file *f,
 		     const struct ward_stmt *s)
 {
+	size_t len = 1;
+	char *p;
+
 	if (!valid_use_name(s->name)) {
 		load_error(l, s->name_loc,
 			   "`%s` is not a fragment name: write names joined "
@@ -391,13 +422,12 @@ static void load_use(struct loader *l, const struct ward_file *f,
 					 "directory with -I DIR or $WARD_PATH");
 		return;
 	}
-	size_t len = 1;
 	for (size_t i = 0; i < l->sp->ndirs; i++)
 		len += strlen(l->sp->dirs[i]) + 2;
 	_cleanup_free_ char *dirs = malloc(len);
 	if (!dirs)
 		return;
-	char *p = dirs;
+	p = dirs;
 	for (size_t i = 0; i < l->sp->ndirs; i++)
 		p = stpcpy(stpcpy(p, i ? ", " : ""), l->sp->dirs[i]);
 	ward_diag_help(l->diags, "searched: %s", dirs);
@@ -407,14 +437,16 @@ static void load_include(struct loader *l, const struct ward_file *f,
 			 const struct ward_stmt *s, const char *from)
 {
 	const struct ward_value *v = s->value;
+	const char *slash;
+	int n;
+
 	if (v->kind != WARD_V_STRING || v->len == 0 ||
 	    strlen(v->str) != v->len) {
 		load_error(l, v->loc, "`include` takes a file name");
 		return;
 	}
 	_cleanup_free_ char *path = NULL;
-	const char *slash = strrchr(from, '/');
-	int n;
+	slash = strrchr(from, '/');
 	if (v->str[0] == '/' || !slash)
 		n = asprintf(&path, "%s", v->str);
 	else

@@ -20,6 +20,10 @@
 void ward_parse_error(struct ward_parser *p, struct ward_loc loc,
 		      const char *fmt, ...)
 {
+	char *msg = NULL;
+	va_list ap;
+	int n;
+
 	if (p->give_up)
 		return;
 	if (p->nerrors == WARD_MAX_ERRORS) {
@@ -32,10 +36,8 @@ void ward_parse_error(struct ward_parser *p, struct ward_loc loc,
 			  WARD_MAX_ERRORS);
 		return;
 	}
-	char *msg = NULL;
-	va_list ap;
 	va_start(ap, fmt);
-	int n = vasprintf(&msg, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
 	p->nerrors++;
 	ward_diag(p->diags, WARD_SEV_ERROR, loc, "%s",
@@ -78,16 +80,23 @@ struct ward_file *ward_parse(struct ward_sources *src, uint32_t file,
 			     struct ward_diags *diags)
 {
 	struct ward_arena *arena = ward_arena_new();
+	struct ward_file *f;
+	struct ward_parser p;
+	struct ward_loc start;
+	size_t len;
+	const char *text;
+	yyscan_t scanner;
+
 	if (!arena)
 		return NULL;
-	struct ward_file *f = ward_arena_alloc(arena, sizeof(*f));
+	f = ward_arena_alloc(arena, sizeof(*f));
 	if (!f) {
 		ward_arena_free(arena);
 		return NULL;
 	}
 	f->arena = arena;
 	f->file = file;
-	struct ward_parser p = {
+	p = (struct ward_parser){
 	    .arena = arena,
 	    .src = src,
 	    .diags = diags,
@@ -96,10 +105,8 @@ struct ward_file *ward_parse(struct ward_sources *src, uint32_t file,
 	    .line = 1,
 	    .col = 1,
 	};
-	struct ward_loc start = {file, 1, 1, 1, 1};
-	size_t len;
-	const char *text = ward_sources_text(src, file, &len);
-	yyscan_t scanner;
+	start = (struct ward_loc){file, 1, 1, 1, 1};
+	text = ward_sources_text(src, file, &len);
 	if (!text) {
 		ward_parse_error(&p,
 				 (struct ward_loc){WARD_NO_FILE, 0, 0, 0, 0},

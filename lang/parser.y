@@ -343,8 +343,10 @@ id_item:
 		$$->value = $2;
 	  }
 	| "capabilities" names ";" {
+		const struct ward_name_at *first;
+
 		NEED($$ = ward_new_stmt(p, WARD_S_ID_CAPS, @$, @1));
-		const struct ward_name_at *first = $2.items[0];
+		first = $2.items[0];
 		if ($2.n == 1 && strcmp(first->name, "none") == 0)
 			$$->caps_none = true;
 		else
@@ -852,6 +854,8 @@ _Static_assert(sizeof(YYSTYPE) <= sizeof(((struct ward_parser *)0)->cur_value),
 static int yylex(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
 		 struct ward_parser *p)
 {
+	int kind;
+
 	if (p->give_up) {
 		*lloc = p->cur.loc;
 		return T_YYEOF;
@@ -867,7 +871,7 @@ static int yylex(YYSTYPE *lval, YYLTYPE *lloc, yyscan_t scanner,
 		*lloc = p->cur.loc;
 		return p->cur.kind;
 	}
-	int kind = ward_scan(lval, lloc, scanner);
+	kind = ward_scan(lval, lloc, scanner);
 	p->prev = p->cur;
 	p->cur.kind = kind;
 	p->cur.loc = *lloc;
@@ -929,11 +933,13 @@ static void put(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void put(struct buf *b, const char *fmt, ...)
 {
+	va_list ap;
+	int n;
+
 	if (b->n >= sizeof(b->s) - 1)
 		return;
-	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
+	n = vsnprintf(b->s + b->n, sizeof(b->s) - b->n, fmt, ap);
 	va_end(ap);
 	if (n > 0)
 		b->n += (size_t)n < sizeof(b->s) - b->n ? (size_t)n
@@ -1085,6 +1091,9 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 {
 	const char *phrases[YYNTOKENS];
 	size_t n = 0;
+	bool others;
+	bool semi, rbrace;
+
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		const struct family *f = &families[i];
 		if (!family_in(f, want))
@@ -1110,18 +1119,21 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 		     i < sizeof(continuations) / sizeof(continuations[0]); i++)
 			want[continuations[i]] = false;
 	/* the end of the file is fine at the top level, but never the point */
-	bool others = n > 0;
+	others = n > 0;
 	for (int k = 1; k < YYNTOKENS; k++)
 		others |= want[k];
 	if (others)
 		want[YYSYMBOL_YYEOF] = false;
 	/* what ends the statement comes last */
-	bool semi = want[YYSYMBOL_SEMI], rbrace = want[YYSYMBOL_RBRACE];
+	semi = want[YYSYMBOL_SEMI];
+	rbrace = want[YYSYMBOL_RBRACE];
 	want[YYSYMBOL_SEMI] = want[YYSYMBOL_RBRACE] = false;
 	for (int k = 0; k < YYNTOKENS && n < YYNTOKENS; k++) {
+		const char *w;
+
 		if (!want[k])
 			continue;
-		const char *w = expected_word((yysymbol_kind_t)k);
+		w = expected_word((yysymbol_kind_t)k);
 		phrases[n++] = w ? w : yysymbol_name((yysymbol_kind_t)k);
 	}
 	if (rbrace)
@@ -1129,11 +1141,14 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 	if (semi)
 		phrases[n++] = ";";
 	for (size_t i = 0; i < n; i++) {
+		const char *ph;
+		bool bare;
+
 		if (i)
 			put(b, i + 1 == n ? " or " : ", ");
-		const char *ph = phrases[i];
+		ph = phrases[i];
 		/* single punctuation and keywords go in backquotes */
-		bool bare = strchr(ph, ' ') == NULL;
+		bare = strchr(ph, ' ') == NULL;
 		put(b, bare ? "`%s`" : "%s", ph);
 	}
 	if (n == 0)
@@ -1312,6 +1327,18 @@ static bool is_top_word(yysymbol_kind_t k)
 static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 				 struct ward_parser *p)
 {
+	yysymbol_kind_t found;
+	bool want[YYNTOKENS] = {false};
+	bool want_semi, want_rbrace;
+	const char *words[YYNTOKENS];
+	size_t nwords = 0;
+	const yy_state_t *top;
+	struct buf msg;
+	bool after_string;
+	YYLTYPE loc;
+	yysymbol_kind_t list[YYNTOKENS];
+	int n;
+
 	(void)scanner;
 	/* A token the scanner already complained about (an unterminated
 	 * string, a bad number) often breaks the statement around it: one
@@ -1320,28 +1347,25 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, yyscan_t scanner,
 	    (p->lex_error_line == p->cur.loc.line ||
 	     (p->prev.text && p->lex_error_line == p->prev.loc.end_line)))
 		return 0;
-	yysymbol_kind_t found = yypcontext_token(ctx);
-	YYLTYPE loc = *yypcontext_location(ctx);
-	yysymbol_kind_t list[YYNTOKENS];
-	int n = yypcontext_expected_tokens(ctx, list, YYNTOKENS);
+	found = yypcontext_token(ctx);
+	loc = *yypcontext_location(ctx);
+	n = yypcontext_expected_tokens(ctx, list, YYNTOKENS);
 	if (n < 0)
 		return n;
-	bool want[YYNTOKENS] = {false};
 	for (int i = 0; i < n; i++)
 		want[list[i]] = list[i] != YYSYMBOL_RESYNC;
-	bool want_semi = want[YYSYMBOL_SEMI], want_rbrace = want[YYSYMBOL_RBRACE];
+	want_semi = want[YYSYMBOL_SEMI];
+	want_rbrace = want[YYSYMBOL_RBRACE];
 
 	/* Keywords that could have been meant, for a did-you-mean. */
-	const char *words[YYNTOKENS];
-	size_t nwords = 0;
 	if (found == YYSYMBOL_NAME && !want[YYSYMBOL_NAME])
 		for (int i = 0; i < n; i++)
 			if (is_keyword(list[i]))
 				words[nwords++] = yysymbol_name(list[i]);
 
-	const yy_state_t *top = ctx->yyssp;
-	struct buf msg = {.n = 0};
-	bool after_string = sym_at(top) == YYSYMBOL_strings;
+	top = ctx->yyssp;
+	msg = (struct buf){.n = 0};
+	after_string = sym_at(top) == YYSYMBOL_strings;
 	if (at_item_start(sym_at(top))) {
 		put(&msg, "unexpected ");
 		put_found(&msg, found, p->cur.text);

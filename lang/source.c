@@ -43,6 +43,9 @@ void ward_sources_free(struct ward_sources *s)
 uint32_t ward_sources_add(struct ward_sources *s, const char *name, char *text,
 			  size_t len, uint32_t parent, struct ward_loc via)
 {
+	char *owned;
+	char *copy;
+
 	if (s->n >= UINT32_MAX - 1 || len == SIZE_MAX)
 		goto fail;
 	if (s->n == s->cap) {
@@ -54,12 +57,12 @@ uint32_t ward_sources_add(struct ward_sources *s, const char *name, char *text,
 		s->files = files;
 		s->cap = cap;
 	}
-	char *owned = realloc(text, len + 1);
+	owned = realloc(text, len + 1);
 	if (!owned)
 		goto fail;
 	text = owned;
 	text[len] = '\0';
-	char *copy = strdup(name);
+	copy = strdup(name);
 	if (!copy)
 		goto fail;
 	s->files[s->n] = (struct source_file){
@@ -116,13 +119,15 @@ uint32_t ward_sources_parent(const struct ward_sources *s, uint32_t file,
 static int index_lines(struct source_file *f)
 {
 	size_t n = 1;
+	size_t *starts;
+	size_t i = 0;
+
 	for (const char *p = f->text, *end = f->text + f->len;
 	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
 		n++;
-	size_t *starts = malloc(n * sizeof(*starts));
+	starts = malloc(n * sizeof(*starts));
 	if (!starts)
 		return -1;
-	size_t i = 0;
 	starts[i++] = 0;
 	for (size_t off = 0; off < f->len; off++)
 		if (f->text[off] == '\n')
@@ -138,14 +143,17 @@ const char *ward_sources_line(const struct ward_sources *s, uint32_t file,
 	/* The line index is a cache: building it does not change what the
 	 * source manager holds, so it is allowed through a const pointer. */
 	struct source_file *f = (struct source_file *)get(s, file);
+	size_t start;
+	size_t end;
+
 	if (!f || line == 0)
 		return NULL;
 	if (!f->line_starts && index_lines(f) < 0)
 		return NULL;
 	if (line > f->nlines)
 		return NULL;
-	size_t start = f->line_starts[line - 1];
-	size_t end = line < f->nlines ? f->line_starts[line] - 1 : f->len;
+	start = f->line_starts[line - 1];
+	end = line < f->nlines ? f->line_starts[line] - 1 : f->len;
 	if (end > start && f->text[end - 1] == '\r')
 		end--;
 	if (len)

@@ -40,8 +40,11 @@ static unsigned distance(const char *a, size_t na, const char *b, size_t nb,
 	for (size_t j = 0; j <= nb; j++)
 		prev[j] = (unsigned)j;
 	for (size_t i = 1; i <= na; i++) {
+		unsigned row_min;
+		unsigned *t;
+
 		cur[0] = (unsigned)i;
-		unsigned row_min = cur[0];
+		row_min = cur[0];
 		for (size_t j = 1; j <= nb; j++) {
 			unsigned c =
 			    min3(prev[j] + 1, cur[j - 1] + 1,
@@ -56,7 +59,7 @@ static unsigned distance(const char *a, size_t na, const char *b, size_t nb,
 		}
 		if (row_min > limit)
 			return UINT32_MAX;
-		unsigned *t = prev2;
+		t = prev2;
 		prev2 = prev;
 		prev = cur;
 		cur = t;
@@ -68,23 +71,29 @@ const char *ward_suggest(const char *word, const char *const *candidates,
 			 size_t n)
 {
 	size_t len = strlen(word);
-	if (len == 0 || len > MAX_WORD)
-		return NULL;
-	unsigned limit = len / 3 < 1 ? 1 : (unsigned)(len / 3);
+	unsigned limit;
 	const char *best = NULL;
 	unsigned best_d = UINT32_MAX, best_exact = UINT32_MAX;
+
+	if (len == 0 || len > MAX_WORD)
+		return NULL;
+	limit = len / 3 < 1 ? 1 : (unsigned)(len / 3);
 	for (size_t i = 0; i < n; i++) {
 		const char *c = candidates[i];
+		size_t clen;
+		unsigned d;
+		unsigned exact;
+
 		if (!c)
 			continue;
-		size_t clen = strlen(c);
+		clen = strlen(c);
 		if (clen > MAX_WORD ||
 		    (clen > len ? clen - len : len - clen) > limit)
 			continue;
-		unsigned d = distance(word, len, c, clen, limit, true);
+		d = distance(word, len, c, clen, limit, true);
 		if (d == UINT32_MAX)
 			continue;
-		unsigned exact =
+		exact =
 		    distance(word, len, c, clen, (unsigned)(len + clen), false);
 		if (d < best_d || (d == best_d && exact < best_exact)) {
 			best = c;

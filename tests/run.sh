@@ -1,6 +1,8 @@
 #!/bin/sh
 # tests/run.sh SUITE: run one suite (unit, golden, fuzz, stdlib, lint, export,
-# install, exporter, net, agents, e2e, profiles, attack) or all.
+# install, exporter, net, agents, e2e, profiles, attack) or all. golden holds
+# the diagnostics (tests/golden) and the pinned seccomp listings
+# (tests/bpf-golden).
 # Every suite prints one line per test ("PASS name" / "FAIL name: why");
 # cmocka binaries print their own summary, which is counted here. The last
 # line is "N passed, N failed"; the exit status is 0 only when nothing failed.
@@ -62,7 +64,11 @@ case $suite in
 unit | all) echo "== unit"; run_unit ;;
 esac
 case $suite in
-golden | all) echo "== golden"; run_script_suite golden tests/golden/run.sh ;;
+golden | all)
+	echo "== golden"
+	run_script_suite golden tests/golden/run.sh
+	run_script_suite bpf-golden tests/bpf-golden/run.sh
+	;;
 esac
 case $suite in
 fuzz | all) echo "== fuzz (corpus replay)"; run_script_suite fuzz-replay tests/fuzz/replay-all.sh ;;

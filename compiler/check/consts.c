@@ -1,5 +1,12 @@
-/* Lookups in the generated tables of built-in constants (consts_table.c,
- * written by tools/gen-consts.sh). */
+/* SPDX-License-Identifier: MIT */
+/*
+ * consts.c: the lookups of consts.h in the tables of built-in constants
+ * that tools/gen-consts.sh writes from the system headers at build time
+ * (consts_table.c). Each table is sorted by name, so a lookup is a binary
+ * search; a name that only another target's table has is reported as
+ * such, so that the checker can say "not on aarch64" rather than
+ * "unknown".
+ */
 #include "consts.h"
 
 #include <string.h>

@@ -1,4 +1,12 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * pool.c: the compiler's region allocator (pool.h). Memory comes from
+ * 64 KiB chunks (a larger allocation gets a chunk of its own) and is only
+ * released with the whole pool, so that the checker and the code
+ * generation can share pointers into one another's results freely and
+ * free nothing on their error paths. Out of memory aborts: wardc is a
+ * short-lived command with nothing to roll back.
+ */
 #include "pool.h"
 
 #include <stdarg.h>
@@ -48,10 +56,13 @@ void ward_pool_free(struct ward_pool *p)
 void *ward_pool_alloc(struct ward_pool *p, size_t size)
 {
 	const size_t align = sizeof(max_align_t);
+	struct chunk *c;
+	void *mem;
+
 	size = (size + align - 1) & ~(align - 1);
 	if (size == 0)
 		size = align;
-	struct chunk *c = p->head;
+	c = p->head;
 	if (!c || c->cap - c->used < size) {
 		size_t cap = size > POOL_CHUNK ? size : POOL_CHUNK;
 		c = xmalloc(sizeof(*c) + cap);
@@ -59,7 +70,7 @@ void *ward_pool_alloc(struct ward_pool *p, size_t size)
 		c->next = p->head;
 		p->head = c;
 	}
-	void *mem = (char *)c->data + c->used;
+	mem = (char *)c->data + c->used;
 	c->used += size;
 	return mem;
 }
@@ -85,10 +96,13 @@ char *ward_pool_strdup(struct ward_pool *p, const char *s)
 char *ward_pool_printf(struct ward_pool *p, const char *fmt, ...)
 {
 	va_list ap;
+	int n;
+	char *s;
+
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	char *s = ward_pool_alloc(p, (size_t)n + 1);
+	s = ward_pool_alloc(p, (size_t)n + 1);
 	va_start(ap, fmt);
 	vsnprintf(s, (size_t)n + 1, fmt, ap);
 	va_end(ap);

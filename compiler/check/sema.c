@@ -93,6 +93,8 @@ static void suggest_constant(struct sema *s, const char *name)
 
 static struct tval resolve_const(struct sema *s, struct sym_const *c)
 {
+	struct tval v;
+
 	if (c->state == 2)
 		return c->val;
 	if (c->state == 1) {
@@ -104,7 +106,7 @@ static struct tval resolve_const(struct sema *s, struct sym_const *c)
 		return c->val;
 	}
 	c->state = 1;
-	struct tval v = sema_eval(s, c->stmt->value);
+	v = sema_eval(s, c->stmt->value);
 	if (c->state == 1) {
 		c->val = v;
 		c->state = 2;
@@ -171,9 +173,10 @@ struct tval sema_eval(struct sema *s, const struct ward_value *v)
 		return t;
 	case WARD_V_NAME: {
 		struct sym_const *c = ward_symtab_get(&s->consts, v->str);
+		uint64_t val;
+
 		if (c)
 			return resolve_const(s, c);
-		uint64_t val;
 		switch (ward_const_lookup(v->str, s->arch, &val)) {
 		case WARD_CONST_OK:
 			t.type = T_INT;
@@ -267,8 +270,10 @@ bool sema_size(struct sema *s, const struct ward_value *v, const char *what,
 			       v->text);
 		return false;
 	case T_DURATION: {
+		size_t n;
+
 		wrong_type(s, v, what, T_SIZE, t.type);
-		size_t n = strlen(v->text);
+		n = strlen(v->text);
 		if (v->kind == WARD_V_DURATION && n > 1 &&
 		    v->text[n - 1] == 'm' && v->text[n - 2] != 'm')
 			ward_diag_help(
@@ -306,8 +311,10 @@ bool sema_duration(struct sema *s, const struct ward_value *v, const char *what,
 			       v->text);
 		return false;
 	case T_SIZE: {
+		size_t n;
+
 		wrong_type(s, v, what, T_DURATION, t.type);
-		size_t n = strlen(v->text);
+		n = strlen(v->text);
 		if (v->kind == WARD_V_SIZE && n > 1 && v->text[n - 1] == 'M')
 			ward_diag_help(s->d,
 				       "`M` means MiB; did you mean `%.*sm` "
@@ -368,9 +375,11 @@ static char *normalise(struct ward_pool *pool, const char *p, bool absolute)
 	size_t o = 0;
 	const char *q = p;
 	while (*q) {
+		size_t len;
+
 		while (*q == '/')
 			q++;
-		size_t len = strcspn(q, "/");
+		len = strcspn(q, "/");
 		if (len == 0)
 			break;
 		if (len == 1 && q[0] == '.') {
@@ -400,13 +409,17 @@ bool sema_path(struct sema *s, const struct ward_value *v, const char *what,
 	       bool rel_ok, const char **out)
 {
 	struct tval t = sema_eval(s, v);
+	const char *p;
+	bool absolute;
+	const char *why = NULL;
+
 	if (t.type == T_ERROR)
 		return false;
 	if (t.type != T_PATH && t.type != T_STRING) {
 		wrong_type(s, v, what, T_PATH, t.type);
 		return false;
 	}
-	const char *p = t.str;
+	p = t.str;
 	if (t.len != strlen(p)) {
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "%s contains a NUL byte", what);
@@ -421,7 +434,7 @@ bool sema_path(struct sema *s, const struct ward_value *v, const char *what,
 			  "%s is longer than 4095 bytes", what);
 		return false;
 	}
-	bool absolute = p[0] == '/';
+	absolute = p[0] == '/';
 	if (!absolute && !rel_ok) {
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "%s must be an absolute path, but `%s` is relative",
@@ -429,7 +442,6 @@ bool sema_path(struct sema *s, const struct ward_value *v, const char *what,
 		ward_diag_help(s->d, "did you mean `/%s`?", p);
 		return false;
 	}
-	const char *why = NULL;
 	if (strstr(p, "//"))
 		why = "`//`";
 	else if (t.len > 1 && p[t.len - 1] == '/')
@@ -444,9 +456,11 @@ bool sema_path(struct sema *s, const struct ward_value *v, const char *what,
 		q += strspn(q, "/");
 	}
 	if (why) {
+		const char *fix;
+
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "%s `%s` is not normalised: it has %s", what, p, why);
-		const char *fix = normalise(s->pool, p, absolute);
+		fix = normalise(s->pool, p, absolute);
 		if (fix && *fix)
 			ward_diag_help(s->d, "write `%s`", fix);
 		return false;
@@ -471,13 +485,15 @@ bool sema_addr(struct sema *s, const struct ward_value *v, const char *what,
 
 bool sema_mode(struct sema *s, const struct ward_value *v, uint32_t *out)
 {
+	const char *p;
+	uint64_t m = 0;
+
 	if (v->kind != WARD_V_INT) {
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "a mode is written in octal digits, as in `0755`");
 		return false;
 	}
-	const char *p = v->text;
-	uint64_t m = 0;
+	p = v->text;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'b' || p[1] == 'o')) {
 		m = v->u;
 	} else {
@@ -511,9 +527,11 @@ static void define(struct sema *s, struct ward_symtab *tab, const char *key,
 		   void *sym, const struct ward_stmt *st, const char *what)
 {
 	void *old = ward_symtab_put(tab, key, sym);
+	const struct ward_stmt *first;
+
 	if (!old)
 		return;
-	const struct ward_stmt *first = *(const struct ward_stmt **)old;
+	first = *(const struct ward_stmt **)old;
 	ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
 		  "%s `%s` is defined twice", what, key);
 	ward_diag_note(s->d, first->name_loc, "first defined here");
@@ -542,8 +560,9 @@ static void gather(struct sema *s, const struct ward_file *f, bool is_main)
 		case WARD_S_CONST: {
 			struct sym_const *c =
 			    ward_pool_alloc(s->pool, sizeof(*c));
-			c->stmt = st;
 			uint64_t dummy;
+
+			c->stmt = st;
 			if (ward_const_lookup(st->name, s->arch, &dummy) !=
 			    WARD_CONST_UNKNOWN) {
 				ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
@@ -559,11 +578,12 @@ static void gather(struct sema *s, const struct ward_file *f, bool is_main)
 		case WARD_S_GROUP: {
 			struct sym_group *g =
 			    ward_pool_alloc(s->pool, sizeof(*g));
+			const char *key;
+
 			g->stmt = st;
-			const char *key =
-			    st->name[0] == '@'
-				? st->name
-				: ward_pool_printf(s->pool, "@%s", st->name);
+			key = st->name[0] == '@'
+				  ? st->name
+				  : ward_pool_printf(s->pool, "@%s", st->name);
 			define(s, &s->groups, key, g, st, "group");
 			break;
 		}
@@ -624,11 +644,16 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 	      struct ward_diags *diags, const struct ward_sema_opts *opts,
 	      struct ward_checked *out)
 {
+	unsigned errors_before;
+	struct sema s;
+	struct ward_policy *p;
+	struct ward_provenance *w;
+
 	memset(out, 0, sizeof(*out));
 	out->pool = ward_pool_new();
-	unsigned errors_before = ward_diags_errors(diags);
+	errors_before = ward_diags_errors(diags);
 
-	struct sema s = {
+	s = (struct sema){
 	    .pool = out->pool,
 	    .unit = unit,
 	    .src = src,
@@ -655,14 +680,14 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 			      ward_symtab_get(&s.consts, s.consts.order[i]));
 	sema_check_groups(&s);
 
-	struct ward_policy *p = &out->policy;
+	p = &out->policy;
 	p->arch = opts->arch;
 	if (s.policy_stmt)
 		p->meta.policy_name = s.policy_stmt->name;
 	p->meta.compiler_version = "wardc " WARD_VERSION;
 	ward_source_digest(unit, src, p->meta.source_digest);
 
-	struct ward_provenance *w = &out->where;
+	w = &out->where;
 	w->policy = s.policy_stmt ? s.policy_stmt->kw_loc : sema_noloc();
 	w->default_action =
 	    s.default_stmt ? s.default_stmt->action->loc : sema_noloc();
@@ -676,7 +701,8 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 	sema_export(&s);
 	sema_net(&s);
 	sema_syscalls(&s);
-	sema_net_apply(&s); /* last: it narrows socket(), adds /etc/hosts */
+	if (ward_diags_errors(diags) == 0)
+		sema_net_hosts(&s);
 
 	if (s.policy_stmt && !s.default_stmt) {
 		ward_diag(diags, WARD_SEV_ERROR, s.policy_stmt->kw_loc,
@@ -699,18 +725,20 @@ void ward_checked_free(struct ward_checked *c)
 void ward_source_digest(const struct ward_unit *unit,
 			const struct ward_sources *src, uint8_t out[32])
 {
-	(void)src;
 	struct ward_sha256 h;
+
+	(void)src;
 	ward_sha256_init(&h);
 	for (size_t i = 0; i < unit->nfiles; i++) {
 		char *buf = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
+		uint8_t le[8];
+
 		if (mem) {
 			ward_ast_canonical(unit->files[i], mem);
 			fclose(mem);
 		}
-		uint8_t le[8];
 		for (int b = 0; b < 8; b++)
 			le[b] = (uint8_t)((uint64_t)len >> (8 * b));
 		ward_sha256_update(&h, le, sizeof(le));

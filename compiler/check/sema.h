@@ -3,8 +3,9 @@
  * sema.h: the semantic checker. It gives meaning to the syntax trees of a
  * policy and everything it uses: names resolved, constants evaluated, groups
  * expanded, values typed and range-checked, conflicts reported, the mount
- * table ordered, and the result laid out as a struct ward_policy that the
- * back end (seccomp generation, blob writer) takes as it is.
+ * table ordered, and the result laid out as a struct ward_policy. Code
+ * generation completes it (what the net section implies, the seccomp
+ * program) and the blob writer takes it as it is.
  */
 #ifndef WARD_SEMA_H
 #define WARD_SEMA_H
@@ -17,6 +18,10 @@
 #include <stdbool.h>
 
 struct ward_pool;
+
+/* The file that a net section's pinned hosts become: code generation
+ * writes it, and the checker refuses an entry of the policy in its way. */
+#define WARD_HOSTS_PATH "/etc/hosts"
 
 struct ward_sema_opts {
 	uint32_t arch; /* WARD_ARCH_*: the target */
@@ -48,7 +53,8 @@ struct ward_checked {
 	struct ward_pool *pool;
 	bool is_policy;		   /* the main file has a `policy` statement */
 	struct ward_policy policy; /* valid when is_policy and no errors;
-				      seccomp is left empty for the back end */
+				      what the net section implies and
+				      seccomp are left to code generation */
 	struct ward_provenance where;
 };
 

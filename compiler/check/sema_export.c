@@ -17,7 +17,7 @@
 #include "sema_internal.h"
 
 #include "blob.h"
-#include "describe.h"
+#include "units.h"
 
 #include <string.h>
 
@@ -57,9 +57,12 @@ static bool check_slot(struct sema *s, const struct ward_stmt *st)
 	const char **names =
 	    ward_pool_array(s->pool, p->nmounts + 1, sizeof(*names));
 	size_t n = 0;
+	const char *hit;
 
 	for (uint32_t i = 0; i < p->nmounts; i++) {
 		const struct ward_mount *m = &p->mounts[i];
+		const struct ward_stmt *decl;
+
 		if (m->kind != WARD_MNT_SLOT)
 			continue;
 		if (strcmp(m->src, st->name)) {
@@ -72,7 +75,7 @@ static bool check_slot(struct sema *s, const struct ward_stmt *st)
 			  "slot `%s` is read-only: the sandbox cannot write "
 			  "anything there to export",
 			  st->name);
-		const struct ward_stmt *decl = slot_stmt(s, st->name);
+		decl = slot_stmt(s, st->name);
 		if (decl)
 			ward_diag_note(s->d, decl->kw_loc,
 				       "the slot is declared here; an output "
@@ -85,7 +88,7 @@ static bool check_slot(struct sema *s, const struct ward_stmt *st)
 		return false;
 	ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
 		  "there is no slot `%s` to export", st->name);
-	const char *hit = ward_suggest(st->name, names, n);
+	hit = ward_suggest(st->name, names, n);
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else
@@ -119,6 +122,8 @@ static bool range(struct sema *s, const struct ward_stmt *it, uint64_t v,
 /* "*.csv": a glob on a file's base name (fnmatch(3) without flags). */
 static bool check_glob(struct sema *s, const struct ward_value *v)
 {
+	const char *why = NULL;
+
 	if (v->kind != WARD_V_STRING) {
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "a file name pattern is a string, as in `\"*.csv\"`");
@@ -126,7 +131,6 @@ static bool check_glob(struct sema *s, const struct ward_value *v)
 			ward_diag_help(s->d, "write `\"%s\"`", v->str);
 		return false;
 	}
-	const char *why = NULL;
 	if (v->len == 0)
 		why = "is empty";
 	else if (v->len > WARD_BLOB_GLOB_MAX)
@@ -153,6 +157,7 @@ static void unknown_type(struct sema *s, const struct ward_value *v)
 					      "xml", "yaml", "plain"};
 	const char *names[16];
 	size_t n = 0;
+	const char *hit;
 
 	for (uint32_t bit = 1; bit & WARD_EXPORT_T_ALL; bit <<= 1)
 		names[n++] = ward_export_type_name(bit);
@@ -167,7 +172,7 @@ static void unknown_type(struct sema *s, const struct ward_value *v)
 				       "restrict the names with `names`");
 			return;
 		}
-	const char *hit = ward_suggest(v->str, names, n);
+	hit = ward_suggest(v->str, names, n);
 	if (!hit && !strcasecmp(v->str, "jpg"))
 		hit = "jpeg";
 	if (hit)
@@ -218,11 +223,12 @@ static void check_names(struct sema *s, struct xp *x,
 	}
 	for (size_t i = 0; i < it->nvalues; i++) {
 		const struct ward_value *v = it->values[i];
+		bool dup = false;
+
 		if (!check_glob(s, v)) {
 			x->ok = false;
 			continue;
 		}
-		bool dup = false;
 		for (uint32_t k = 0; k < n; k++)
 			dup |= !strcmp(names[k], v->str);
 		if (dup) {
@@ -242,6 +248,7 @@ static void check_action(struct sema *s, struct xp *x,
 {
 	static const char *const actions[] = {"refuse", "skip"};
 	const struct ward_value *v = it->values[0];
+	const char *hit;
 
 	if (v->kind == WARD_V_NAME && !strcmp(v->str, "refuse")) {
 		x->out->on_violation = WARD_EXPORT_REFUSE;
@@ -254,8 +261,7 @@ static void check_action(struct sema *s, struct xp *x,
 	x->ok = false;
 	ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 		  "`on-violation` takes `refuse` or `skip`, not `%s`", v->text);
-	const char *hit =
-	    v->kind == WARD_V_NAME ? ward_suggest(v->str, actions, 2) : NULL;
+	hit = v->kind == WARD_V_NAME ? ward_suggest(v->str, actions, 2) : NULL;
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else
@@ -266,12 +272,17 @@ static void check_action(struct sema *s, struct xp *x,
 static void check_item(struct sema *s, struct xp *x, const struct ward_stmt *it)
 {
 	size_t k = 0;
+	char what[48];
+	uint64_t v;
+
 	while (k < NITEMS && strcmp(item_names[k], it->name))
 		k++;
 	if (k == NITEMS) {
+		const char *hit;
+
 		ward_diag(s->d, WARD_SEV_ERROR, it->name_loc,
 			  "unknown export setting `%s`", it->name);
-		const char *hit = ward_suggest(it->name, item_names, NITEMS);
+		hit = ward_suggest(it->name, item_names, NITEMS);
 		if (hit)
 			ward_diag_help(s->d, "did you mean `%s`?", hit);
 		else
@@ -281,13 +292,11 @@ static void check_item(struct sema *s, struct xp *x, const struct ward_stmt *it)
 		x->ok = false;
 		return;
 	}
-	char what[48];
 	snprintf(what, sizeof(what), "`%s`", item_names[k]);
 	if (!sema_once(s, &x->seen[k], it, what)) {
 		x->ok = false;
 		return;
 	}
-	uint64_t v;
 	switch ((enum item)k) {
 	case I_FILES:
 		if (!one_value(s, it) ||
@@ -355,9 +364,9 @@ static void check_budget(struct sema *s, struct xp *x)
 			  "the export of slot `%s` has no `total` cap: %u "
 			  "files of %s each can take %s out",
 			  x->st->name, e->max_files,
-			  describe_size(s->pool, e->per_file),
+			  ward_size_str(s->pool, e->per_file),
 			  big ? "more than 16 EiB"
-			      : describe_size(s->pool, product));
+			      : ward_size_str(s->pool, product));
 		ward_diag_help(s->d,
 			       "add `total SIZE;`: per-file caps alone let "
 			       "many files add up (20 files of 5M are 100M)");
@@ -366,8 +375,8 @@ static void check_budget(struct sema *s, struct xp *x)
 		ward_diag(s->d, WARD_SEV_WARNING, x->seen[I_PER_FILE]->name_loc,
 			  "`per-file` (%s) is larger than `total` (%s): no "
 			  "file can reach it",
-			  describe_size(s->pool, e->per_file),
-			  describe_size(s->pool, e->total));
+			  ward_size_str(s->pool, e->per_file),
+			  ward_size_str(s->pool, e->total));
 		ward_diag_note(s->d, x->seen[I_TOTAL]->name_loc,
 			       "the total is set here");
 	}
@@ -391,6 +400,9 @@ void sema_export(struct sema *s)
 {
 	struct ward_vec stmts = {0};
 	const struct ward_unit *u = s->unit;
+	const struct ward_stmt **all;
+	struct ward_export_rule *rules;
+	uint32_t n = 0;
 
 	for (size_t f = 0; f < u->nfiles; f++)
 		for (size_t i = 0; i < u->files[f]->nstmts; i++) {
@@ -402,12 +414,12 @@ void sema_export(struct sema *s)
 	if (!stmts.n)
 		return;
 
-	const struct ward_stmt **all = stmts.items;
-	struct ward_export_rule *rules =
-	    ward_pool_array(s->pool, stmts.n, sizeof(*rules));
-	uint32_t n = 0;
+	all = stmts.items;
+	rules = ward_pool_array(s->pool, stmts.n, sizeof(*rules));
 	for (size_t i = 0; i < stmts.n; i++) {
 		bool dup = false;
+		struct xp x;
+
 		for (size_t k = 0; k < i && !dup; k++)
 			if (!strcmp(all[k]->name, all[i]->name)) {
 				ward_diag(s->d, WARD_SEV_ERROR,
@@ -421,7 +433,7 @@ void sema_export(struct sema *s)
 			}
 		if (dup)
 			continue;
-		struct xp x = {.st = all[i], .out = &rules[n]};
+		x = (struct xp){.st = all[i], .out = &rules[n]};
 		check_export(s, &x);
 		if (x.ok)
 			n++;

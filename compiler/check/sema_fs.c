@@ -51,6 +51,9 @@ static bool mount_opts(struct sema *s, const struct ward_stmt *st,
 		       uint32_t kind, uint32_t *flags)
 {
 	unsigned o = st->opts;
+	bool rw;
+	bool exec;
+
 	if ((o & WARD_OPT_RO) && (o & WARD_OPT_RW)) {
 		ward_diag(s->d, WARD_SEV_ERROR, st->opts_loc,
 			  "a mount cannot be both `ro` and `rw`");
@@ -74,8 +77,7 @@ static bool mount_opts(struct sema *s, const struct ward_stmt *st,
 				     "directory");
 		return false;
 	}
-	bool rw = kind == WARD_MNT_TMPFS || (o & WARD_OPT_RW);
-	bool exec;
+	rw = kind == WARD_MNT_TMPFS || (o & WARD_OPT_RW);
 	if (kind == WARD_MNT_TMPFS)
 		exec = o & WARD_OPT_EXEC;
 	else
@@ -87,9 +89,10 @@ static bool mount_opts(struct sema *s, const struct ward_stmt *st,
 
 static bool valid_slot_name(const char *n)
 {
+	size_t len = 0;
+
 	if (!(*n >= 'a' && *n <= 'z'))
 		return false;
-	size_t len = 0;
 	for (; *n; n++, len++)
 		if (!((*n >= 'a' && *n <= 'z') || (*n >= '0' && *n <= '9') ||
 		      *n == '_' || *n == '-'))
@@ -237,8 +240,10 @@ static struct fs_entry *nearest_parent(struct ward_pool *pool,
 	char *p = ward_pool_strdup(pool, dst);
 	for (char *slash = strrchr(p, '/'); slash && slash != p;
 	     slash = strrchr(p, '/')) {
+		struct fs_entry *e;
+
 		*slash = 0;
-		struct fs_entry *e = ward_symtab_get(dsts, p);
+		e = ward_symtab_get(dsts, p);
 		if (e)
 			return e;
 	}
@@ -273,12 +278,14 @@ static bool placed_under(struct sema *s, struct fs_entry *e)
 static void check_workdir(struct sema *s, struct ward_symtab *dsts)
 {
 	const char *wd = s->out->identity.workdir;
+	struct fs_entry *e;
+	bool ok = false;
+
 	if (!wd || strcmp(wd, "/") == 0)
 		return;
-	struct fs_entry *e = ward_symtab_get(dsts, wd);
+	e = ward_symtab_get(dsts, wd);
 	if (!e)
 		e = nearest_parent(s->pool, dsts, wd);
-	bool ok = false;
 	if (e) {
 		switch (e->m.kind) {
 		case WARD_MNT_BIND:
@@ -310,27 +317,34 @@ void sema_fs(struct sema *s)
 {
 	size_t n = s->fs_items.n;
 	const struct ward_stmt **items = s->fs_items.items;
+	struct fs_entry *entries;
+	size_t good = 0;
+	bool ok = true;
+	struct ward_mount *out;
+	struct ward_loc *where;
+	size_t o = 1;
+	struct ward_symtab dsts, slots;
+	uint64_t root_size = ROOT_BASE_SIZE, tmpfs_total = 0;
+	const struct ward_stmt *tmpfs_over = NULL;
+
 	if (n > MAX_FS_ENTRIES) {
 		ward_diag(s->d, WARD_SEV_ERROR, items[MAX_FS_ENTRIES]->kw_loc,
 			  "more than %d fs entries", MAX_FS_ENTRIES);
 		n = MAX_FS_ENTRIES;
 	}
-	struct fs_entry *entries =
-	    ward_pool_array(s->pool, n + 1, sizeof(*entries));
-	struct ward_symtab dsts, slots;
+	entries = ward_pool_array(s->pool, n + 1, sizeof(*entries));
 	ward_symtab_init(&dsts, s->pool);
 	ward_symtab_init(&slots, s->pool);
 
-	size_t good = 0;
-	uint64_t root_size = ROOT_BASE_SIZE, tmpfs_total = 0;
-	const struct ward_stmt *tmpfs_over = NULL;
 	for (size_t i = 0; i < n; i++) {
 		struct fs_entry *e = &entries[good];
+		struct fs_entry *first;
+
 		memset(e, 0, sizeof(*e));
 		e->stmt = items[i];
 		if (!check_entry(s, e, &slots))
 			continue;
-		struct fs_entry *first = ward_symtab_put(&dsts, e->m.dst, e);
+		first = ward_symtab_put(&dsts, e->m.dst, e);
 		if (first) {
 			ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
 				  "`%s` is the destination of two entries",
@@ -344,10 +358,12 @@ void sema_fs(struct sema *s)
 			root_size += (e->m.data_len + 4095) & ~4095ull;
 		if (e->m.kind == WARD_MNT_TMPFS) {
 			uint64_t before = tmpfs_total;
+			const struct ward_limits *l;
+
 			tmpfs_total += e->m.size;
 			if (tmpfs_total < before)
 				tmpfs_total = UINT64_MAX;
-			const struct ward_limits *l = &s->out->limits;
+			l = &s->out->limits;
 			if (!tmpfs_over &&
 			    ward_limit_is_set(l, WARD_LIM_MEMORY) &&
 			    tmpfs_total > l->value[WARD_LIM_MEMORY])
@@ -357,7 +373,6 @@ void sema_fs(struct sema *s)
 	}
 
 	/* Parents and what may not hold anything. */
-	bool ok = true;
 	for (size_t i = 0; i < good; i++)
 		entries[i].parent =
 		    nearest_parent(s->pool, &dsts, entries[i].m.dst);
@@ -372,8 +387,7 @@ void sema_fs(struct sema *s)
 
 	/* Parents first; otherwise the written order: take, again and
 	 * again, the first entry in written order whose parent is taken. */
-	struct ward_mount *out =
-	    ward_pool_array(s->pool, good + 1, sizeof(*out));
+	out = ward_pool_array(s->pool, good + 1, sizeof(*out));
 	out[0] = (struct ward_mount){
 	    .kind = WARD_MNT_TMPFS,
 	    .flags = WARD_MNT_F_RW,
@@ -381,10 +395,8 @@ void sema_fs(struct sema *s)
 	    .size = root_size,
 	    .mode = 0755,
 	};
-	struct ward_loc *where =
-	    ward_pool_array(s->pool, good + 1, sizeof(*where));
+	where = ward_pool_array(s->pool, good + 1, sizeof(*where));
 	where[0] = sema_noloc();
-	size_t o = 1;
 	while (ok && o < good + 1) {
 		for (size_t i = 0; i < good; i++) {
 			struct fs_entry *e = &entries[i];

@@ -33,12 +33,14 @@ static void suggest_cap(struct sema *s, const char *name)
 {
 	const char *names[64];
 	size_t n = 0;
+	const char *hit;
+
 	for (int i = 0; i < 64; i++) {
 		const char *c = ward_cap_name(i);
 		if (c)
 			names[n++] = c;
 	}
-	const char *hit = ward_suggest(name, names, n);
+	hit = ward_suggest(name, names, n);
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 }
@@ -70,13 +72,16 @@ void sema_identity(struct sema *s)
 	const struct ward_stmt *user = NULL, *group = NULL, *host = NULL,
 			       *caps = NULL, *workdir = NULL;
 	struct ward_identity *id = &s->out->identity;
+	const struct ward_stmt **items;
+	struct ward_provenance *w;
+
 	id->uid = DEFAULT_ID;
 	id->gid = DEFAULT_ID;
 	id->hostname = DEFAULT_HOSTNAME;
 	id->workdir = DEFAULT_WORKDIR;
 	id->caps_keep = 0;
 
-	const struct ward_stmt **items = s->identity_items.items;
+	items = s->identity_items.items;
 	for (size_t i = 0; i < s->identity_items.n; i++) {
 		const struct ward_stmt *st = items[i];
 		uint64_t v;
@@ -127,7 +132,7 @@ void sema_identity(struct sema *s)
 			break;
 		}
 	}
-	struct ward_provenance *w = s->where;
+	w = s->where;
 	w->user = user ? user->kw_loc : sema_noloc();
 	w->group = group ? group->kw_loc : sema_noloc();
 	w->hostname = host ? host->kw_loc : sema_noloc();
@@ -159,6 +164,9 @@ static void add_env(struct sema *s, struct ward_symtab *seen,
 		    struct ward_vec *vars, const struct ward_stmt *st,
 		    const char *name, struct ward_loc loc, const char *value)
 {
+	struct env_entry *e;
+	struct env_entry *first;
+
 	if (!valid_env_name(name)) {
 		ward_diag(s->d, WARD_SEV_ERROR, loc,
 			  "`%s` is not a valid environment variable name",
@@ -167,12 +175,12 @@ static void add_env(struct sema *s, struct ward_symtab *seen,
 				     "starting with a digit");
 		return;
 	}
-	struct env_entry *e = ward_vec_push(s->pool, vars, sizeof(*e));
+	e = ward_vec_push(s->pool, vars, sizeof(*e));
 	e->stmt = st;
 	e->loc = loc;
 	e->var.name = name;
 	e->var.value = value;
-	struct env_entry *first = ward_symtab_put(seen, name, e);
+	first = ward_symtab_put(seen, name, e);
 	if (first) {
 		vars->n--;
 		ward_diag(s->d, WARD_SEV_ERROR, loc,
@@ -191,9 +199,13 @@ void sema_env(struct sema *s)
 {
 	struct ward_symtab seen;
 	struct ward_vec vars = {0};
+	const struct ward_stmt **items;
+	struct ward_env_var *out;
+	struct env_entry *e;
+
 	ward_symtab_init(&seen, s->pool);
 
-	const struct ward_stmt **items = s->env_items.items;
+	items = s->env_items.items;
 	for (size_t i = 0; i < s->env_items.n; i++) {
 		const struct ward_stmt *st = items[i];
 		if (st->kind == WARD_S_ENV_SET) {
@@ -219,9 +231,8 @@ void sema_env(struct sema *s)
 	 * the blob lists them by name. */
 	if (vars.n)
 		qsort(vars.items, vars.n, sizeof(struct env_entry), cmp_env);
-	struct ward_env_var *out =
-	    ward_pool_array(s->pool, vars.n + 1, sizeof(*out));
-	struct env_entry *e = vars.items;
+	out = ward_pool_array(s->pool, vars.n + 1, sizeof(*out));
+	e = vars.items;
 	s->where->env =
 	    ward_pool_array(s->pool, vars.n + 1, sizeof(struct ward_loc));
 	for (size_t i = 0; i < vars.n; i++) {

@@ -145,9 +145,9 @@ void sema_syscalls(struct sema *s);
 /* The `export` sections (sema_export.c), after sema_fs: their slots are
  * looked up in the mount table. */
 void sema_export(struct sema *s);
-/* After every section (net_apply.c): socket() narrowed, /etc/hosts from the
- * pinned hosts, the allow-list's eBPF programs. */
-void sema_net_apply(struct sema *s);
+/* After every section, on a policy without errors (it reads the whole
+ * mount table): no entry where the pinned hosts' /etc/hosts must go. */
+void sema_net_hosts(struct sema *s);
 /* Check every group definition (also in fragments). */
 void sema_check_groups(struct sema *s);
 

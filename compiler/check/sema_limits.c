@@ -52,11 +52,13 @@ static const struct limit_def *find_limit(const char *name)
 static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 {
 	const char *names[ARRAY_LEN(limits)];
+	const char *hit;
+
 	for (size_t i = 0; i < ARRAY_LEN(limits); i++)
 		names[i] = limits[i].name;
 	ward_diag(s->d, WARD_SEV_ERROR, st->name_loc, "unknown limit `%s`",
 		  st->name);
-	const char *hit = ward_suggest(st->name, names, ARRAY_LEN(names));
+	hit = ward_suggest(st->name, names, ARRAY_LEN(names));
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else
@@ -88,22 +90,27 @@ void sema_limits(struct sema *s)
 {
 	const struct ward_stmt *seen[WARD_LIM_COUNT] = {0};
 	struct ward_limits *out = &s->out->limits;
+	const struct ward_stmt **items;
+	static const enum ward_limit streams[] = {WARD_LIM_STDOUT,
+						  WARD_LIM_STDERR};
+
 	for (int k = 0; k < WARD_LIM_COUNT; k++)
 		s->where->limits[k] = sema_noloc();
 
-	const struct ward_stmt **items = s->limit_items.items;
+	items = s->limit_items.items;
 	for (size_t i = 0; i < s->limit_items.n; i++) {
 		const struct ward_stmt *st = items[i];
 		const struct limit_def *def = find_limit(st->name);
+		char what[64];
+		uint64_t v;
+
 		if (!def) {
 			unknown_limit(s, st);
 			continue;
 		}
-		char what[64];
 		snprintf(what, sizeof(what), "the `%s` limit", def->name);
 		if (!sema_once(s, &seen[def->key], st, what))
 			continue;
-		uint64_t v;
 		if (!eval_limit(s, def, st, &v))
 			continue;
 		if (v < def->min || v > def->max) {
@@ -139,8 +146,6 @@ void sema_limits(struct sema *s)
 			  seen[WARD_LIM_GRACE]->name_loc,
 			  "`grace` has no effect without a `wall` limit");
 
-	static const enum ward_limit streams[] = {WARD_LIM_STDOUT,
-						  WARD_LIM_STDERR};
 	for (size_t i = 0; i < ARRAY_LEN(streams); i++) {
 		enum ward_limit k = streams[i];
 		if (ward_limit_is_set(out, k) &&

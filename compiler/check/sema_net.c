@@ -53,6 +53,9 @@ static void check_hosts(struct sema *s, struct ward_vec *hosts)
 	const struct ward_stmt **items = s->net_items.items;
 	for (size_t i = 0; i < s->net_items.n; i++) {
 		const struct ward_stmt *st = items[i];
+		struct sym_host *h;
+		struct sym_host *first;
+
 		if (st->kind != WARD_S_NET_HOST)
 			continue;
 		if (!valid_host_name(st->name)) {
@@ -60,10 +63,9 @@ static void check_hosts(struct sema *s, struct ward_vec *hosts)
 				  "`%s` is not a valid host name", st->name);
 			continue;
 		}
-		struct sym_host *h = ward_pool_alloc(s->pool, sizeof(*h));
+		h = ward_pool_alloc(s->pool, sizeof(*h));
 		h->stmt = st;
-		struct sym_host *first =
-		    ward_symtab_put(&s->hosts, st->name, h);
+		first = ward_symtab_put(&s->hosts, st->name, h);
 		if (first) {
 			ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
 				  "host `%s` is pinned twice", st->name);
@@ -73,6 +75,8 @@ static void check_hosts(struct sema *s, struct ward_vec *hosts)
 		}
 		for (size_t k = 0; k < st->nvalues; k++) {
 			struct tval a;
+			struct ward_net_host *out;
+
 			if (!sema_addr(s, st->values[k], "a host pin", &a))
 				continue;
 			if (a.prefix >= 0 &&
@@ -83,8 +87,7 @@ static void check_hosts(struct sema *s, struct ward_vec *hosts)
 					  "networks");
 				continue;
 			}
-			struct ward_net_host *out =
-			    ward_vec_push(s->pool, hosts, sizeof(*out));
+			out = ward_vec_push(s->pool, hosts, sizeof(*out));
 			out->name = st->name;
 			out->family = a.family;
 			memcpy(out->addr, a.bytes, 16);
@@ -104,13 +107,21 @@ static size_t rule_dests(struct sema *s, const struct ward_stmt *st,
 {
 	const struct ward_value *v = st->dest;
 	size_t n = 0;
+	struct tval a;
+	unsigned bits;
+	unsigned prefix;
+
 	if (v->kind == WARD_V_NAME) {
 		struct sym_host *h = ward_symtab_get(&s->hosts, v->str);
+		const struct ward_net_host *hs;
+
 		if (!h) {
+			const char *hit;
+
 			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 				  "`%s` is not a pinned host", v->str);
-			const char *hit = ward_suggest(v->str, s->hosts.order,
-						       s->hosts.norder);
+			hit = ward_suggest(v->str, s->hosts.order,
+					   s->hosts.norder);
 			if (hit)
 				ward_diag_help(s->d, "did you mean `%s`?", hit);
 			else
@@ -121,7 +132,7 @@ static size_t rule_dests(struct sema *s, const struct ward_stmt *st,
 					       v->str);
 			return 0;
 		}
-		const struct ward_net_host *hs = hosts->items;
+		hs = hosts->items;
 		for (size_t i = 0; i < hosts->n && n < max; i++) {
 			if (strcmp(hs[i].name, v->str) != 0)
 				continue;
@@ -132,19 +143,19 @@ static size_t rule_dests(struct sema *s, const struct ward_stmt *st,
 		}
 		return n;
 	}
-	struct tval a;
 	if (!sema_addr(s, v, "an allow rule's destination", &a))
 		return 0;
-	unsigned bits = addr_bits(a.family);
-	unsigned prefix = a.prefix < 0 ? bits : (unsigned)a.prefix;
+	bits = addr_bits(a.family);
+	prefix = a.prefix < 0 ? bits : (unsigned)a.prefix;
 	if (!host_bits_clear(a.bytes, bits, prefix)) {
+		uint8_t net[16];
+		char buf[INET6_ADDRSTRLEN];
+
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 			  "`%s` has bits set past its prefix length", v->text);
-		uint8_t net[16];
 		memcpy(net, a.bytes, 16);
 		for (unsigned b = prefix; b < bits; b++)
 			net[b / 8] &= (uint8_t) ~(0x80 >> (b % 8));
-		char buf[INET6_ADDRSTRLEN];
 		inet_ntop(a.family == 4 ? AF_INET : AF_INET6, net, buf,
 			  sizeof(buf));
 		ward_diag_help(s->d, "did you mean `%s/%u`?", buf, prefix);
@@ -175,11 +186,13 @@ struct located_rule {
 static int cmp_rule(const void *a, const void *b)
 {
 	const struct ward_net_rule *x = a, *y = b;
+	int c;
+
 	if (x->family != y->family)
 		return x->family - y->family;
 	if (x->proto != y->proto)
 		return x->proto - y->proto;
-	int c = memcmp(x->addr, y->addr, 16);
+	c = memcmp(x->addr, y->addr, 16);
 	if (c)
 		return c;
 	if (x->prefix != y->prefix)
@@ -203,24 +216,33 @@ static int cmp_host(const void *a, const void *b)
 void sema_net(struct sema *s)
 {
 	struct ward_net *net = &s->out->net;
+	const struct ward_stmt **items;
+	struct located_rule *sorted;
+	struct ward_net_rule *kept;
+	size_t o = 0;
+	struct ward_net_host *h;
+	struct ward_vec hosts = {0}, rules = {0};
+
 	net->mode = WARD_NET_NONE;
 	if (!s->net_block)
 		return;
 	net->mode = WARD_NET_ALLOWLIST;
 	s->out->requirements |= WARD_REQ_NET_BPF;
 
-	struct ward_vec hosts = {0}, rules = {0};
 	check_hosts(s, &hosts);
 
-	const struct ward_stmt **items = s->net_items.items;
+	items = s->net_items.items;
 	for (size_t i = 0; i < s->net_items.n; i++) {
 		const struct ward_stmt *st = items[i];
+		uint8_t proto;
+		struct dest dests[64];
+		size_t nd;
+
 		if (st->kind != WARD_S_NET_ALLOW)
 			continue;
-		uint8_t proto =
+		proto =
 		    strcmp(st->proto, "udp") == 0 ? IPPROTO_UDP : IPPROTO_TCP;
-		struct dest dests[64];
-		size_t nd = rule_dests(s, st, &hosts, dests, ARRAY_LEN(dests));
+		nd = rule_dests(s, st, &hosts, dests, ARRAY_LEN(dests));
 		for (size_t p = 0; p < st->nports; p++) {
 			const struct ward_port_range *pr = &st->ports[p];
 			uint16_t lo, hi;
@@ -237,12 +259,15 @@ void sema_net(struct sema *s)
 				continue;
 			}
 			for (size_t k = 0; k < nd; k++) {
+				struct located_rule *lr;
+				struct ward_net_rule *r;
+
 				if (rules.n >= MAX_NET_RULES)
 					break;
-				struct located_rule *lr =
+				lr =
 				    ward_vec_push(s->pool, &rules, sizeof(*lr));
 				lr->loc = st->kw_loc;
-				struct ward_net_rule *r = &lr->r;
+				r = &lr->r;
 				r->proto = proto;
 				r->family = dests[k].family;
 				r->prefix = dests[k].prefix;
@@ -265,32 +290,65 @@ void sema_net(struct sema *s)
 
 	/* The allow-list is a set: sorted (cmp_rule sees the rule at the
 	 * start of each located_rule), duplicates reported. */
-	struct located_rule *lr = rules.items;
+	sorted = rules.items;
 	if (rules.n)
-		qsort(lr, rules.n, sizeof(*lr), cmp_rule);
-	struct ward_net_rule *r =
-	    ward_pool_array(s->pool, rules.n + 1, sizeof(*r));
+		qsort(sorted, rules.n, sizeof(*sorted), cmp_rule);
+	kept = ward_pool_array(s->pool, rules.n + 1, sizeof(*kept));
 	s->where->net_rules =
 	    ward_pool_array(s->pool, rules.n + 1, sizeof(struct ward_loc));
-	size_t o = 0;
 	for (size_t i = 0; i < rules.n; i++) {
-		if (o && cmp_rule(&r[o - 1], &lr[i].r) == 0) {
+		if (o && cmp_rule(&kept[o - 1], &sorted[i].r) == 0) {
 			char a[64];
-			format_addr(&lr[i].r, a, sizeof(a));
-			ward_diag(s->d, WARD_SEV_WARNING, lr[i].loc,
+			format_addr(&sorted[i].r, a, sizeof(a));
+			ward_diag(s->d, WARD_SEV_WARNING, sorted[i].loc,
 				  "%s to %s port %u-%u is allowed twice",
-				  lr[i].r.proto == IPPROTO_UDP ? "udp" : "tcp",
-				  a, lr[i].r.port_lo, lr[i].r.port_hi);
+				  sorted[i].r.proto == IPPROTO_UDP ? "udp"
+								   : "tcp",
+				  a, sorted[i].r.port_lo, sorted[i].r.port_hi);
 			continue;
 		}
-		s->where->net_rules[o] = lr[i].loc;
-		r[o++] = lr[i].r;
+		s->where->net_rules[o] = sorted[i].loc;
+		kept[o++] = sorted[i].r;
 	}
-	struct ward_net_host *h = hosts.items;
+	h = hosts.items;
 	if (hosts.n)
 		qsort(h, hosts.n, sizeof(*h), cmp_host);
-	net->rules = r;
+	net->rules = kept;
 	net->nrules = (uint32_t)o;
 	net->hosts = h;
 	net->nhosts = (uint32_t)hosts.n;
+}
+
+/*
+ * A policy that pins hosts gets /etc/hosts from code generation
+ * (compiler/codegen/net_apply.c): an entry of its own there, or one at /etc
+ * that cannot hold the file (a file, a symlink, proc), is a conflict
+ * between the fs and net sections. One report is enough: its help names
+ * the fix.
+ */
+void sema_net_hosts(struct sema *s)
+{
+	const struct ward_policy *p = s->out;
+
+	if (p->net.mode != WARD_NET_ALLOWLIST || p->net.nhosts == 0)
+		return;
+	for (uint32_t i = 1; i < p->nmounts; i++) {
+		const struct ward_mount *m = &p->mounts[i];
+		bool same = !strcmp(m->dst, WARD_HOSTS_PATH);
+		bool above =
+		    !strcmp(m->dst, "/etc") &&
+		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
+		     m->kind == WARD_MNT_PROC);
+		if (!same && !above)
+			continue;
+		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
+			  same ? "`/etc/hosts` is made from the pinned hosts "
+				 "of the net section"
+			       : "the pinned hosts go to `/etc/hosts`, which "
+				 "cannot lie under this entry");
+		ward_diag_note(s->d, s->where->net, "the net section is here");
+		ward_diag_help(s->d, "remove this entry (a policy that pins "
+				     "hosts uses `base/core`, not `base`)");
+		return;
+	}
 }

@@ -11,7 +11,7 @@
 #include "sema_internal.h"
 
 #include "consts.h"
-#include "describe.h"
+#include "rules_meaning.h"
 #include "syscall_args.h"
 
 #include <seccomp.h>
@@ -39,20 +39,23 @@ static void suggest_syscall(struct sema *s, const char *name)
 static const char *const *syscall_names(struct sema *s, size_t *n)
 {
 	static const uint32_t arches[] = {SCMP_ARCH_X86_64, SCMP_ARCH_AARCH64};
+	struct ward_symtab seen;
+	struct ward_vec names = {0};
+
 	if (s->sysnames) {
 		*n = s->nsysnames;
 		return s->sysnames;
 	}
-	struct ward_symtab seen;
-	struct ward_vec names = {0};
 	ward_symtab_init(&seen, s->pool);
 	for (size_t a = 0; a < ARRAY_LEN(arches); a++) {
 		for (int nr = 0; nr < 1024; nr++) {
 			char *name =
 			    seccomp_syscall_resolve_num_arch(arches[a], nr);
+			char *copy;
+
 			if (!name)
 				continue;
-			char *copy = ward_pool_strdup(s->pool, name);
+			copy = ward_pool_strdup(s->pool, name);
 			free(name);
 			if (!ward_symtab_put(&seen, copy, copy))
 				*(const char **)ward_vec_push(
@@ -88,9 +91,10 @@ static const char *group_key(struct sema *s, const char *name)
 
 static void unknown_group(struct sema *s, const struct ward_target *t)
 {
+	const char *hit;
+
 	ward_diag(s->d, WARD_SEV_ERROR, t->loc, "unknown group `%s`", t->name);
-	const char *hit =
-	    ward_suggest(t->name, s->groups.order, s->groups.norder);
+	hit = ward_suggest(t->name, s->groups.order, s->groups.norder);
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else if (ward_symtab_get(&s->groups, "@system-service") == NULL)
@@ -104,9 +108,14 @@ static void expand(struct sema *s, struct sym_group *g, const char *key);
 static void add_member(struct sema *s, struct sym_group *g,
 		       struct ward_symtab *seen, const struct ward_target *t)
 {
+	int32_t nr;
+	struct group_member *member;
+
 	if (t->is_group) {
 		const char *key = group_key(s, t->name);
 		struct sym_group *sub = ward_symtab_get(&s->groups, key);
+		const struct group_member *m;
+
 		if (!sub) {
 			unknown_group(s, t);
 			return;
@@ -127,14 +136,13 @@ static void add_member(struct sema *s, struct sym_group *g,
 			return;
 		}
 		expand(s, sub, key);
-		const struct group_member *m = sub->members.items;
+		m = sub->members.items;
 		for (size_t i = 0; i < sub->members.n; i++)
 			if (!ward_symtab_put(seen, m[i].name, (void *)1))
 				*(struct group_member *)ward_vec_push(
 				    s->pool, &g->members, sizeof(*m)) = m[i];
 		return;
 	}
-	int32_t nr;
 	if (resolve(s, t->name, &nr) == SYS_UNKNOWN) {
 		ward_diag(s->d, WARD_SEV_ERROR, t->loc, "unknown syscall `%s`",
 			  t->name);
@@ -143,20 +151,20 @@ static void add_member(struct sema *s, struct sym_group *g,
 	}
 	if (ward_symtab_put(seen, t->name, (void *)1))
 		return; /* listed twice: a set has it once */
-	struct group_member *m =
-	    ward_vec_push(s->pool, &g->members, sizeof(*m));
-	m->name = t->name;
-	m->nr = nr; /* -1: not on this target; skipped where used */
+	member = ward_vec_push(s->pool, &g->members, sizeof(*member));
+	member->name = t->name;
+	member->nr = nr; /* -1: not on this target; skipped where used */
 }
 
 static void expand(struct sema *s, struct sym_group *g, const char *key)
 {
+	struct ward_symtab seen;
+
 	if (g->state != 0)
 		return;
 	g->state = 1;
 	if (s->ngroup_stack < ARRAY_LEN(s->group_stack))
 		s->group_stack[s->ngroup_stack++] = key;
-	struct ward_symtab seen;
 	ward_symtab_init(&seen, s->pool);
 	for (size_t i = 0; i < g->stmt->ntargets; i++)
 		add_member(s, g, &seen, g->stmt->targets[i]);
@@ -191,6 +199,9 @@ static const char *const *errno_names(struct sema *s, size_t *n)
 static bool check_action(struct sema *s, const struct ward_action_ast *a,
 			 struct ward_action *out)
 {
+	const struct ward_value *v;
+	uint64_t nr;
+
 	memset(out, 0, sizeof(*out));
 	switch (a->word) {
 	case WARD_A_ALLOW:
@@ -209,15 +220,18 @@ static bool check_action(struct sema *s, const struct ward_action_ast *a,
 		break;
 	}
 	out->kind = WARD_ACT_ERRNO;
-	const struct ward_value *v = a->errno_value;
+	v = a->errno_value;
 	if (v->kind == WARD_V_NAME && !ward_symtab_get(&s->consts, v->str)) {
 		int e = ward_errno_lookup(v->str);
 		if (e < 0) {
+			size_t n;
+			const char *const *names;
+			const char *hit;
+
 			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
 				  "unknown errno name `%s`", v->str);
-			size_t n;
-			const char *const *names = errno_names(s, &n);
-			const char *hit = ward_suggest(v->str, names, n);
+			names = errno_names(s, &n);
+			hit = ward_suggest(v->str, names, n);
 			if (hit)
 				ward_diag_help(s->d, "did you mean `%s`?", hit);
 			return false;
@@ -225,11 +239,10 @@ static bool check_action(struct sema *s, const struct ward_action_ast *a,
 		out->errno_nr = (uint32_t)e;
 		return true;
 	}
-	uint64_t e;
-	if (!sema_int(s, v, "`errno`", &e) ||
-	    !sema_range(s, v->loc, "the errno value", e, 1, 4094, NULL))
+	if (!sema_int(s, v, "`errno`", &nr) ||
+	    !sema_range(s, v->loc, "the errno value", nr, 1, 4094, NULL))
 		return false;
-	out->errno_nr = (uint32_t)e;
+	out->errno_nr = (uint32_t)nr;
 	return true;
 }
 
@@ -238,20 +251,17 @@ static bool check_action(struct sema *s, const struct ward_action_ast *a,
  * conflict.) */
 static bool stricter(struct ward_action a, struct ward_action b)
 {
-	if (a.kind != b.kind)
-		return a.kind > b.kind;
-	return a.kind == WARD_ACT_ERRNO && a.errno_nr < b.errno_nr;
+	return ward_action_cmp(&a, &b) > 0;
 }
 
 static bool same_action(struct ward_action a, struct ward_action b)
 {
-	return a.kind == b.kind &&
-	       (a.kind != WARD_ACT_ERRNO || a.errno_nr == b.errno_nr);
+	return ward_action_cmp(&a, &b) == 0;
 }
 
 static const char *action_text(struct sema *s, struct ward_action a)
 {
-	return describe_action(s->pool, a);
+	return ward_action_name(s->pool, a);
 }
 
 /* ------------------------------------------------------------ conditions */
@@ -272,6 +282,10 @@ static int arg_index(struct sema *s, const struct ward_target *t,
 		     const struct ward_cond *c)
 {
 	const char *a = c->arg;
+	size_t n = 0;
+	const char *const *names;
+	const char *hit;
+
 	for (size_t i = 0; i < t->nparams; i++)
 		if (strcmp(t->params[i], a) == 0)
 			return (int)i;
@@ -284,13 +298,11 @@ static int arg_index(struct sema *s, const struct ward_target *t,
 	}
 	ward_diag(s->d, WARD_SEV_ERROR, c->arg_loc,
 		  "`%s` is not an argument of `%s`", a, t->name);
-	size_t n = 0;
-	const char *const *names =
-	    t->has_parens ? t->params
-			  : ward_syscall_arg_names(t->name, s->arch, &n);
+	names = t->has_parens ? t->params
+			      : ward_syscall_arg_names(t->name, s->arch, &n);
 	if (t->has_parens)
 		n = t->nparams;
-	const char *hit = names ? ward_suggest(a, names, n) : NULL;
+	hit = names ? ward_suggest(a, names, n) : NULL;
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else if (t->has_parens)
@@ -332,6 +344,10 @@ static enum ward_cmp_op cmp_op(enum ward_relop op, bool masked)
 static bool to_dnf(struct sema *s, const struct ward_target *t,
 		   const struct ward_cond *c, struct dnf *out)
 {
+	struct dnf l, r;
+	bool okl;
+	bool okr;
+
 	memset(out, 0, sizeof(*out));
 	if (c->kind == WARD_C_CMP) {
 		int arg = arg_index(s, t, c);
@@ -359,9 +375,8 @@ static bool to_dnf(struct sema *s, const struct ward_target *t,
 		};
 		return true;
 	}
-	struct dnf l, r;
-	bool okl = to_dnf(s, t, c->lhs, &l);
-	bool okr = to_dnf(s, t, c->rhs, &r);
+	okl = to_dnf(s, t, c->lhs, &l);
+	okr = to_dnf(s, t, c->rhs, &r);
 	if (!okl || !okr)
 		return false;
 	if (l.overflow || r.overflow) {
@@ -387,11 +402,13 @@ static bool to_dnf(struct sema *s, const struct ward_target *t,
 	out->c = ward_pool_array(s->pool, l.n * r.n, sizeof(*out->c));
 	for (size_t i = 0; i < l.n; i++) {
 		for (size_t k = 0; k < r.n; k++) {
+			struct conj *d;
+
 			if (l.c[i].n + r.c[k].n > MAX_CMPS) {
 				out->overflow = true;
 				return true;
 			}
-			struct conj *d = &out->c[out->n++];
+			d = &out->c[out->n++];
 			*d = l.c[i];
 			memcpy(d->cmps + d->n, r.c[k].cmps,
 			       r.c[k].n * sizeof(struct ward_cmp));
@@ -401,27 +418,14 @@ static bool to_dnf(struct sema *s, const struct ward_target *t,
 	return true;
 }
 
-static int cmp_cmp(const void *a, const void *b)
-{
-	const struct ward_cmp *x = a, *y = b;
-	if (x->arg != y->arg)
-		return x->arg - y->arg;
-	if (x->op != y->op)
-		return x->op - y->op;
-	if (x->mask != y->mask)
-		return x->mask < y->mask ? -1 : 1;
-	if (x->value != y->value)
-		return x->value < y->value ? -1 : 1;
-	return 0;
-}
-
 /* A canonical conjunction: sorted, without repeated comparisons. */
 static void canonical(struct conj *c)
 {
-	qsort(c->cmps, c->n, sizeof(c->cmps[0]), cmp_cmp);
 	uint32_t o = 0;
+
+	qsort(c->cmps, c->n, sizeof(c->cmps[0]), ward_cmp_qsort);
 	for (uint32_t i = 0; i < c->n; i++)
-		if (!o || cmp_cmp(&c->cmps[o - 1], &c->cmps[i]) != 0)
+		if (!o || ward_cmp_order(&c->cmps[o - 1], &c->cmps[i]) != 0)
 			c->cmps[o++] = c->cmps[i];
 	c->n = o;
 }
@@ -457,14 +461,15 @@ static bool may_overlap(const struct conj *a, const struct conj *b)
 	for (uint8_t arg = 0; arg < 6; arg++) {
 		const struct ward_cmp *cs[2 * MAX_CMPS];
 		size_t n = 0;
+		const struct ward_cmp *eq = NULL;
+		uint64_t lo = 0, hi = UINT64_MAX, fixed_mask = 0, fixed = 0;
+
 		for (uint32_t i = 0; i < a->n; i++)
 			if (a->cmps[i].arg == arg)
 				cs[n++] = &a->cmps[i];
 		for (uint32_t i = 0; i < b->n; i++)
 			if (b->cmps[i].arg == arg)
 				cs[n++] = &b->cmps[i];
-		const struct ward_cmp *eq = NULL;
-		uint64_t lo = 0, hi = UINT64_MAX, fixed_mask = 0, fixed = 0;
 		for (size_t i = 0; i < n; i++) {
 			const struct ward_cmp *c = cs[i];
 			switch (c->op) {
@@ -555,15 +560,19 @@ static void add_group_rule(struct sema *s, struct table *t,
 {
 	const char *key = group_key(s, tg->name);
 	struct sym_group *g = ward_symtab_get(&s->groups, key);
+	const struct group_member *m;
+
 	if (!g) {
 		unknown_group(s, tg);
 		return;
 	}
-	const struct group_member *m = g->members.items;
+	m = g->members.items;
 	for (size_t i = 0; i < g->members.n; i++) {
+		struct sys_info *si;
+
 		if (m[i].nr < 0)
 			continue; /* not on this target */
-		struct sys_info *si = info(s, t, m[i].nr, m[i].name);
+		si = info(s, t, m[i].nr, m[i].name);
 		if (!si->group_set) {
 			si->group_set = true;
 			si->group = a;
@@ -620,9 +629,12 @@ static void add_cond_rule(struct sema *s, struct table *t,
 	struct sys_info *si = info(s, t, nr, tg->name);
 	for (size_t k = 0; k < d->n; k++) {
 		struct conj c = d->c[k];
-		canonical(&c);
-		const struct cond_entry *old = si->conds.items;
+		const struct cond_entry *old;
 		bool dup = false;
+		struct cond_entry *e;
+
+		canonical(&c);
+		old = si->conds.items;
 		for (size_t i = 0; i < si->conds.n; i++) {
 			bool same_conj = old[i].conj.n == c.n &&
 					 memcmp(old[i].conj.cmps, c.cmps,
@@ -657,8 +669,7 @@ static void add_cond_rule(struct sema *s, struct table *t,
 		}
 		if (dup)
 			continue;
-		struct cond_entry *e =
-		    ward_vec_push(s->pool, &si->conds, sizeof(*e));
+		e = ward_vec_push(s->pool, &si->conds, sizeof(*e));
 		e->conj = c;
 		e->action = a;
 		e->loc = loc;
@@ -674,6 +685,8 @@ static void check_params(struct sema *s, const struct ward_target *tg)
 	}
 	for (size_t i = 0; i < tg->nparams; i++) {
 		bool twice = false;
+		int builtin;
+
 		for (size_t k = 0; k < i && !twice; k++)
 			twice = strcmp(tg->params[i], tg->params[k]) == 0;
 		if (twice) {
@@ -682,7 +695,7 @@ static void check_params(struct sema *s, const struct ward_target *tg)
 				  tg->params[i]);
 			continue;
 		}
-		int builtin =
+		builtin =
 		    ward_syscall_arg_index(tg->name, tg->params[i], s->arch);
 		if (builtin >= 0 && (size_t)builtin != i) {
 			ward_diag(s->d, WARD_SEV_WARNING, tg->param_locs[i],
@@ -707,6 +720,9 @@ static void check_rule(struct sema *s, struct table *t,
 		return;
 	for (size_t i = 0; i < st->ntargets; i++) {
 		const struct ward_target *tg = st->targets[i];
+		int32_t nr;
+		struct dnf d;
+
 		if (tg->is_group) {
 			if (st->cond) {
 				ward_diag(s->d, WARD_SEV_ERROR, tg->loc,
@@ -721,7 +737,6 @@ static void check_rule(struct sema *s, struct table *t,
 			continue;
 		}
 		check_params(s, tg);
-		int32_t nr;
 		switch (resolve(s, tg->name, &nr)) {
 		case SYS_UNKNOWN:
 			ward_diag(s->d, WARD_SEV_ERROR, tg->loc,
@@ -741,7 +756,6 @@ static void check_rule(struct sema *s, struct table *t,
 			add_direct_rule(s, t, tg, nr, a);
 			continue;
 		}
-		struct dnf d;
 		if (!to_dnf(s, tg, st->cond, &d))
 			continue;
 		if (d.overflow) {
@@ -799,6 +813,12 @@ static void emit(struct sema *s, struct table *t, struct ward_action def)
 	struct ward_vec out = {0}, fb_locs = {0}, cond_locs = {0};
 	for (int32_t nr = 0; t->any && nr < MAX_NR; nr++) {
 		struct sys_info *si = &t->by_nr[nr];
+		struct ward_syscall_rule *r;
+		struct ward_loc *fl;
+		struct ward_loc *cl;
+		const struct cond_entry *ce;
+		struct ward_cond_rule *conds;
+
 		if (!si->name)
 			continue;
 		if (!si->direct_set && si->group_errno_conflict &&
@@ -816,12 +836,9 @@ static void emit(struct sema *s, struct table *t, struct ward_action def)
 				       si->name);
 		}
 		warn_no_effect(s, si, def);
-		struct ward_syscall_rule *r =
-		    ward_vec_push(s->pool, &out, sizeof(*r));
-		struct ward_loc *fl =
-		    ward_vec_push(s->pool, &fb_locs, sizeof(*fl));
-		struct ward_loc *cl =
-		    ward_vec_push(s->pool, &cond_locs, sizeof(*cl));
+		r = ward_vec_push(s->pool, &out, sizeof(*r));
+		fl = ward_vec_push(s->pool, &fb_locs, sizeof(*fl));
+		cl = ward_vec_push(s->pool, &cond_locs, sizeof(*cl));
 		*fl = si->direct_set  ? si->direct_loc
 		      : si->group_set ? si->group_loc
 				      : sema_noloc();
@@ -837,8 +854,8 @@ static void emit(struct sema *s, struct table *t, struct ward_action def)
 			r->has_fallback = true;
 			r->fallback = si->group;
 		}
-		const struct cond_entry *ce = si->conds.items;
-		struct ward_cond_rule *conds =
+		ce = si->conds.items;
+		conds =
 		    ward_pool_array(s->pool, si->conds.n + 1, sizeof(*conds));
 		for (size_t i = 0; i < si->conds.n; i++) {
 			struct ward_cmp *cmps = ward_pool_array(
@@ -862,6 +879,9 @@ static void emit(struct sema *s, struct table *t, struct ward_action def)
 void sema_syscalls(struct sema *s)
 {
 	struct ward_action def = {.kind = WARD_ACT_ERRNO, .errno_nr = 38};
+	struct table t;
+	const struct ward_stmt **rules;
+
 	if (s->default_stmt) {
 		const struct ward_action_ast *da = s->default_stmt->action;
 		if (check_action(s, da, &def) && def.kind == WARD_ACT_ERRNO &&
@@ -876,10 +896,10 @@ void sema_syscalls(struct sema *s)
 				       "on an older kernel");
 		}
 	}
-	struct table t = {
+	t = (struct table){
 	    .by_nr = ward_pool_array(s->pool, MAX_NR, sizeof(struct sys_info)),
 	};
-	const struct ward_stmt **rules = s->rules.items;
+	rules = s->rules.items;
 	for (size_t i = 0; i < s->rules.n; i++)
 		if (rules[i]->kind == WARD_S_RULE)
 			check_rule(s, &t, rules[i]);

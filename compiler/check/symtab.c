@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * symtab.c: the checker's string-keyed tables (symtab.h): open addressing
+ * with linear probing over FNV-1a, kept at most half full, plus the keys in
+ * insertion order, which the checker walks to report in source order and
+ * to suggest names. Keys and values are the caller's (in the same pool);
+ * nothing is ever removed.
+ */
 #include "symtab.h"
 
 #include <stdint.h>
@@ -49,9 +56,11 @@ void *ward_symtab_get(const struct ward_symtab *t, const char *key)
 
 void *ward_symtab_put(struct ward_symtab *t, const char *key, void *value)
 {
+	struct ward_sym *s;
+
 	if ((t->n + 1) * 2 > t->cap)
 		grow(t);
-	struct ward_sym *s = find(t, key);
+	s = find(t, key);
 	if (s->key)
 		return s->value;
 	s->key = key;

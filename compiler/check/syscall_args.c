@@ -1,10 +1,15 @@
-/* The built-in argument names of common syscalls (spec appendix A).
+/* SPDX-License-Identifier: MIT */
+/*
+ * syscall_args.c: the built-in argument names of common syscalls (spec
+ * appendix A; syscall_args.h), so that a condition reads `socket if domain
+ * == AF_UNIX` and explain prints "arg0 (domain)".
  *
  * Names are those of the man pages' prototypes (section 2) for the raw
  * syscall, which is what a seccomp filter sees: rt_sigaction has its
  * sigsetsize, waitid its rusage, signalfd4 its sizemask. A syscall that
  * exists on one target only (open, stat, arch_prctl on x86_64) is listed all
- * the same; the checker decides what a missing syscall means. */
+ * the same; the checker decides what a missing syscall means.
+ */
 #include "syscall_args.h"
 
 #include <string.h>

@@ -20,14 +20,17 @@ int ward_write_file_atomic(const char *path, const void *data, size_t len,
 {
 	size_t n = strlen(path);
 	_cleanup_free_ char *tmp = malloc(n + 16);
+	const char *p;
+	size_t left;
+
 	if (!tmp)
 		return -1;
 	snprintf(tmp, n + 16, "%s.tmpXXXXXX", path);
 	_cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	const char *p = data;
-	size_t left = len;
+	p = data;
+	left = len;
 	while (left) {
 		ssize_t w = write(fd, p, left);
 		if (w < 0 && errno == EINTR)
@@ -53,11 +56,12 @@ int ward_write_file_atomic(const char *path, const void *data, size_t len,
 
 int cmd_check(struct wardc_args *a)
 {
+	int worst = WARDC_OK;
+
 	if (a->nfiles == 0) {
 		fprintf(stderr, "wardc check: no file given\n");
 		return WARDC_USAGE;
 	}
-	int worst = WARDC_OK;
 	for (size_t i = 0; i < a->nfiles; i++) {
 		int rc = ward_driver_check(a->files[i], &a->opts);
 		if (rc > worst)
@@ -68,6 +72,9 @@ int cmd_check(struct wardc_args *a)
 
 int cmd_compile(struct wardc_args *a)
 {
+	size_t len = 0;
+	int rc;
+
 	if (a->nfiles != 1) {
 		fprintf(stderr, "wardc compile: give one source file\n");
 		return WARDC_USAGE;
@@ -78,8 +85,7 @@ int cmd_compile(struct wardc_args *a)
 		return WARDC_USAGE;
 	}
 	_cleanup_free_ uint8_t *blob = NULL;
-	size_t len = 0;
-	int rc = ward_driver_compile(a->files[0], &a->opts, &blob, &len);
+	rc = ward_driver_compile(a->files[0], &a->opts, &blob, &len);
 	if (rc != WARDC_OK)
 		return rc;
 	if (ward_write_file_atomic(a->output, blob, len, 0644) < 0) {
@@ -110,11 +116,12 @@ int cmd_args(struct wardc_args *a)
 	size_t n = ward_syscall_args_count();
 	for (size_t i = 0; i < n; i++) {
 		const char *sys = ward_syscall_args_syscall(i);
+		size_t na;
+		const char *const *names;
+
 		if (a->nfiles && strcmp(sys, a->files[0]) != 0)
 			continue;
-		size_t na;
-		const char *const *names =
-		    ward_syscall_arg_names(sys, a->opts.arch, &na);
+		names = ward_syscall_arg_names(sys, a->opts.arch, &na);
 		if (!names)
 			continue;
 		printf("%s(", sys);

@@ -10,6 +10,7 @@
 #include "consts.h"
 #include "describe.h"
 #include "doc.h"
+#include "rules_meaning.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -59,9 +60,11 @@ static void diff_identity(struct differ *d)
 		       b->hostname);
 	for (int c = 0; c < 64; c++) {
 		bool in_a = a->caps_keep >> c & 1, in_b = b->caps_keep >> c & 1;
+		const char *name;
+
 		if (in_a == in_b)
 			continue;
-		const char *name = ward_cap_name(c);
+		name = ward_cap_name(c);
 		if (!name)
 			name = ward_pool_printf(p, "capability %d", c);
 		change(d, "identity", in_b ? '+' : '-', name,
@@ -145,6 +148,8 @@ static void diff_mounts(struct differ *d)
 		const struct ward_mount *ma = &d->a->mounts[i];
 		uint32_t j;
 		const struct ward_mount *mb = find_mount(d->b, ma->dst, &j);
+		const char *ta, *tb;
+
 		if (!mb) {
 			change(d, "mounts", '-', ma->dst, describe_mount(p, ma),
 			       NULL);
@@ -154,8 +159,8 @@ static void diff_mounts(struct differ *d)
 		order_same &= i == j;
 		if (same_mount(ma, mb))
 			continue;
-		const char *ta = describe_mount(p, ma),
-			   *tb = describe_mount(p, mb);
+		ta = describe_mount(p, ma);
+		tb = describe_mount(p, mb);
 		if (!strcmp(ta, tb)) /* only the content of a file */
 			ta = "file content", tb = "other file content";
 		change(d, "mounts", (char)sign_of(mount_wider(ma, mb)), ma->dst,
@@ -177,19 +182,19 @@ static void diff_limits(struct differ *d)
 	const struct ward_limits *a = &d->a->limits, *b = &d->b->limits;
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
 		bool sa = ward_limit_is_set(a, k), sb = ward_limit_is_set(b, k);
+		const char *name;
+		const char *ta;
+		const char *tb;
+		int wider;
+
 		if (!sa && !sb)
 			continue;
-		const char *name = describe_limit_name(k);
-		const char *ta =
-		    sa ? describe_limit_value(p, k, a->value[k]) : "unlimited";
-		const char *tb =
-		    sb ? describe_limit_value(p, k, b->value[k]) : "unlimited";
+		name = describe_limit_name(k);
+		ta = sa ? describe_limit_value(p, k, a->value[k]) : "unlimited";
+		tb = sb ? describe_limit_value(p, k, b->value[k]) : "unlimited";
 		if (sa && sb && a->value[k] == b->value[k])
 			continue;
-		int wider = !sb				? 1
-			    : !sa			? -1
-			    : b->value[k] > a->value[k] ? 1
-							: -1;
+		wider = !sb ? 1 : !sa ? -1 : b->value[k] > a->value[k] ? 1 : -1;
 		change(d, "limits", (char)sign_of(wider), name, ta, tb);
 	}
 }
@@ -222,6 +227,8 @@ static void diff_net(struct differ *d)
 		const struct ward_net *x = side ? b : a, *y = side ? a : b;
 		for (uint32_t i = 0; i < x->nhosts; i++) {
 			bool found = false;
+			const char *t;
+
 			for (uint32_t k = 0; k < y->nhosts; k++)
 				found |= !strcmp(x->hosts[i].name,
 						 y->hosts[k].name) &&
@@ -229,10 +236,10 @@ static void diff_net(struct differ *d)
 						 y->hosts[k].addr, 16);
 			if (found)
 				continue;
-			const char *t = ward_pool_printf(
-			    p, "%s = %s", x->hosts[i].name,
-			    describe_addr(p, x->hosts[i].family,
-					  x->hosts[i].addr));
+			t = ward_pool_printf(p, "%s = %s", x->hosts[i].name,
+					     describe_addr(p,
+							   x->hosts[i].family,
+							   x->hosts[i].addr));
 			change(d, "network", '~', "host", side ? NULL : t,
 			       side ? t : NULL);
 		}
@@ -258,10 +265,12 @@ static void diff_syscall(struct differ *d, int32_t nr, const char *name)
 					  ra->default_action);
 	const char *tb = describe_syscall(d->pool, d->b->arch, sb ? sb : &none,
 					  rb->default_action);
+	int wider = 0;
+	bool cond;
+
 	if (!strcmp(ta, tb))
 		return;
-	int wider = 0;
-	bool cond = (sa && sa->nconds) || (sb && sb->nconds);
+	cond = (sa && sa->nconds) || (sb && sb->nconds);
 	if (!cond) {
 		struct ward_action xa =
 		    sa && sa->has_fallback ? sa->fallback : ra->default_action;
@@ -276,8 +285,8 @@ static void diff_syscalls(struct differ *d)
 {
 	const struct ward_rules *ra = &d->a->rules, *rb = &d->b->rules;
 	struct ward_pool *p = d->pool;
-	const char *da = describe_action(p, ra->default_action),
-		   *db = describe_action(p, rb->default_action);
+	const char *da = ward_action_name(p, ra->default_action),
+		   *db = ward_action_name(p, rb->default_action);
 	if (strcmp(da, db)) {
 		int k =
 		    (int)ra->default_action.kind - (int)rb->default_action.kind;
@@ -296,10 +305,11 @@ static void diff_syscalls(struct differ *d)
 static void print_text(struct differ *d, const char *na, const char *nb)
 {
 	const struct change *c = d->changes.items;
+	const char *section = NULL;
+
 	printf("--- %s\n+++ %s\n(+ B allows more, - B allows less, ~ "
 	       "changed)\n",
 	       na, nb);
-	const char *section = NULL;
 	for (size_t i = 0; i < d->changes.n; i++) {
 		if (!section || strcmp(section, c[i].section)) {
 			section = c[i].section;
@@ -319,9 +329,12 @@ static struct doc *changes_doc(struct differ *d)
 {
 	struct ward_pool *p = d->pool;
 	struct doc *root = doc_map(p);
+	struct doc *list;
+	const struct change *c;
+
 	doc_set_bool(p, root, "equal", d->changes.n == 0);
-	struct doc *list = doc_add(root, "changes", doc_list(p));
-	const struct change *c = d->changes.items;
+	list = doc_add(root, "changes", doc_list(p));
+	c = d->changes.items;
 	for (size_t i = 0; i < d->changes.n; i++) {
 		struct doc *m = doc_add(list, NULL, doc_map(p));
 		doc_set_str(p, m, "section", c[i].section);
@@ -335,27 +348,31 @@ static struct doc *changes_doc(struct differ *d)
 
 int cmd_diff(struct wardc_args *a)
 {
+	const char *fmt;
+	struct differ d;
+	struct ward_blob xa, xb;
+	ward_err err = {0};
+	char msg[WARD_ERR_MSG_MAX + 128];
+	size_t la = 0, lb = 0;
+	int rc;
+
 	if (a->nfiles != 2) {
 		fprintf(stderr, "wardc diff: give two blobs or sources\n");
 		return WARDC_USAGE;
 	}
-	const char *fmt = a->out_format;
+	fmt = a->out_format;
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "yaml")) {
 		fprintf(stderr, "wardc diff: unknown format `%s`\n", fmt);
 		return WARDC_USAGE;
 	}
 	_cleanup_free_ uint8_t *ba = NULL, *bb = NULL;
-	size_t la = 0, lb = 0;
-	int rc = ward_driver_blob(a->files[0], &a->opts, &ba, &la);
+	rc = ward_driver_blob(a->files[0], &a->opts, &ba, &la);
 	if (rc != WARDC_OK)
 		return rc == WARDC_POLICY_ERROR ? WARDC_USAGE : rc;
 	rc = ward_driver_blob(a->files[1], &a->opts, &bb, &lb);
 	if (rc != WARDC_OK)
 		return rc == WARDC_POLICY_ERROR ? WARDC_USAGE : rc;
 
-	struct ward_blob xa, xb;
-	ward_err err = {0};
-	char msg[WARD_ERR_MSG_MAX + 128];
 	if (ward_blob_read(ba, la, 0, &xa, &err) < 0) {
 		fprintf(stderr, "wardc: %s: %s\n", a->files[0],
 			ward_err_str(&err, msg, sizeof(msg)));
@@ -367,7 +384,7 @@ int cmd_diff(struct wardc_args *a)
 		ward_blob_release(&xa);
 		return WARDC_USAGE;
 	}
-	struct differ d = {
+	d = (struct differ){
 	    .pool = ward_pool_new(), .a = &xa.policy, .b = &xb.policy};
 	if (xa.policy.arch != xb.policy.arch) {
 		change(&d, "policy", '~', "arch", describe_arch(xa.policy.arch),

@@ -11,7 +11,8 @@
 #include "describe.h"
 #include "doc.h"
 #include "explain_budget.h"
-#include "net_bpf.h"
+#include "net_bpf_doc.h"
+#include "rules_meaning.h"
 #include "sha256.h"
 #include "util.h"
 
@@ -88,13 +89,14 @@ static struct doc *limits_doc(struct explain *e)
 	};
 	struct doc *m = doc_map(e->pool);
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
+		const char *key;
+
 		if (!ward_limit_is_set(&e->p->limits, k))
 			continue;
-		const char *key =
-		    units[k]
-			? ward_pool_printf(e->pool, "%s_%s",
-					   describe_limit_name(k), units[k])
-			: describe_limit_name(k);
+		key = units[k]
+			  ? ward_pool_printf(e->pool, "%s_%s",
+					     describe_limit_name(k), units[k])
+			  : describe_limit_name(k);
 		doc_set_uint(e->pool, m, key, e->p->limits.value[k]);
 	}
 	return m;
@@ -105,11 +107,14 @@ static struct doc *net_doc(struct explain *e)
 	struct ward_pool *pl = e->pool;
 	const struct ward_net *n = &e->p->net;
 	struct doc *d = doc_map(pl);
+	struct doc *hosts;
+	struct doc *allow;
+
 	doc_set_str(pl, d, "mode",
 		    n->mode == WARD_NET_NONE ? "none" : "allowlist");
 	if (n->mode == WARD_NET_NONE)
 		return d;
-	struct doc *hosts = doc_add(d, "hosts", doc_list(pl));
+	hosts = doc_add(d, "hosts", doc_list(pl));
 	for (uint32_t i = 0; i < n->nhosts; i++) {
 		struct doc *h = doc_add(hosts, NULL, doc_map(pl));
 		doc_set_str(pl, h, "name", n->hosts[i].name);
@@ -117,11 +122,11 @@ static struct doc *net_doc(struct explain *e)
 		    pl, h, "address",
 		    describe_addr(pl, n->hosts[i].family, n->hosts[i].addr));
 	}
-	struct doc *allow = doc_add(d, "allow", doc_list(pl));
+	allow = doc_add(d, "allow", doc_list(pl));
 	for (uint32_t i = 0; i < n->nrules; i++)
 		doc_add(allow, NULL,
 			doc_str(pl, describe_net_rule(pl, &n->rules[i])));
-	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf.c */
+	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf_doc.c */
 	return d;
 }
 
@@ -130,7 +135,9 @@ static struct doc *syscalls_doc(struct explain *e)
 	struct ward_pool *pl = e->pool;
 	const struct ward_rules *r = &e->p->rules;
 	struct doc *d = doc_map(pl);
-	doc_set_str(pl, d, "default", describe_action(pl, r->default_action));
+	struct doc *rules;
+
+	doc_set_str(pl, d, "default", ward_action_name(pl, r->default_action));
 	doc_set_uint(pl, d, "instructions", e->st->ninsns);
 	if (e->st->longest_allow_nr >= 0) {
 		struct doc *lp =
@@ -149,7 +156,7 @@ static struct doc *syscalls_doc(struct explain *e)
 			    bpf_action(pl, e->st->x32_action));
 	doc_set_str(pl, d, "foreign_arch",
 		    bpf_action(pl, e->st->badarch_action));
-	struct doc *rules = doc_add(d, "rules", doc_list(pl));
+	rules = doc_add(d, "rules", doc_list(pl));
 	for (uint32_t i = 0; i < r->nsyscalls; i++) {
 		const struct ward_syscall_rule *s = &r->syscalls[i];
 		struct doc *x = doc_add(rules, NULL, doc_map(pl));
@@ -174,30 +181,36 @@ static struct doc *explain_doc(struct explain *e)
 	struct ward_pool *pl = e->pool;
 	const struct ward_policy *p = e->p;
 	struct doc *d = doc_map(pl);
+	struct doc *req;
+	const char *rs;
+	struct doc *id;
+	struct doc *caps;
+	struct doc *env;
+
 	doc_set_str(pl, d, "policy", p->meta.policy_name);
 	doc_set_str(pl, d, "compiler", p->meta.compiler_version);
 	doc_set_uint(pl, d, "blob_format", e->blob->format_version);
 	doc_set_str(pl, d, "arch", describe_arch(p->arch));
 	doc_set_str(pl, d, "blob_sha256", hex(pl, e->blob->file_digest));
 	doc_set_str(pl, d, "source_sha256", hex(pl, p->meta.source_digest));
-	struct doc *req = doc_add(d, "requires", doc_list(pl));
-	const char *rs = describe_requirements(pl, p->requirements);
+	req = doc_add(d, "requires", doc_list(pl));
+	rs = describe_requirements(pl, p->requirements);
 	if (p->requirements) {
 		char *copy = ward_pool_strdup(pl, rs);
 		for (char *tok = strtok(copy, " "); tok;
 		     tok = strtok(NULL, " "))
 			doc_add(req, NULL, doc_str(pl, tok));
 	}
-	struct doc *id = doc_add(d, "identity", doc_map(pl));
+	id = doc_add(d, "identity", doc_map(pl));
 	doc_set_uint(pl, id, "uid", p->identity.uid);
 	doc_set_uint(pl, id, "gid", p->identity.gid);
 	doc_set_str(pl, id, "hostname", p->identity.hostname);
-	struct doc *caps = doc_add(id, "capabilities", doc_list(pl));
+	caps = doc_add(id, "capabilities", doc_list(pl));
 	for (int c = 0; c < 64; c++)
 		if (p->identity.caps_keep & (1ull << c))
 			doc_add(caps, NULL,
 				doc_str(pl, ward_pool_printf(pl, "%d", c)));
-	struct doc *env = doc_add(d, "env", doc_list(pl));
+	env = doc_add(d, "env", doc_list(pl));
 	for (uint32_t i = 0; i < p->nenv; i++) {
 		struct doc *v = doc_add(env, NULL, doc_map(pl));
 		doc_set_str(pl, v, "name", p->env[i].name);
@@ -220,8 +233,10 @@ static void text_syscalls(struct explain *e, FILE *out)
 {
 	struct ward_pool *pl = e->pool;
 	const struct ward_rules *r = &e->p->rules;
+	int col = 3;
+
 	fprintf(out, "\nsyscalls\n  default: %s\n",
-		describe_action(pl, r->default_action));
+		ward_action_name(pl, r->default_action));
 	fprintf(out, "  program: %u instructions", e->st->ninsns);
 	if (e->st->longest_allow_nr >= 0) {
 		const char *name = "?";
@@ -240,13 +255,14 @@ static void text_syscalls(struct explain *e, FILE *out)
 	/* Allowed without conditions, which the kernel caches. */
 	fprintf(out, "  allowed, cached by the kernel (%u):\n   ",
 		e->st->n_const_allow);
-	int col = 3;
 	for (uint32_t i = 0; i < r->nsyscalls; i++) {
 		const struct ward_syscall_rule *s = &r->syscalls[i];
+		int w;
+
 		if (s->nr < 0 || s->nr >= WARD_BPF_NR_COUNT ||
 		    !e->st->nr[s->nr].const_allow)
 			continue;
-		int w = (int)strlen(s->name) + 1;
+		w = (int)strlen(s->name) + 1;
 		if (col + w > 78) {
 			fputs("\n   ", out);
 			col = 3;
@@ -282,6 +298,8 @@ static void explain_text(struct explain *e, FILE *out)
 {
 	struct ward_pool *pl = e->pool;
 	const struct ward_policy *p = e->p;
+	bool any = false;
+
 	fprintf(out, "policy %s  (%s, blob format %u, %s)\n",
 		p->meta.policy_name, p->meta.compiler_version,
 		e->blob->format_version, describe_arch(p->arch));
@@ -323,7 +341,6 @@ static void explain_text(struct explain *e, FILE *out)
 			describe_mount(pl, &p->mounts[i]));
 
 	fputs("\nlimits\n", out);
-	bool any = false;
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
 		if (!ward_limit_is_set(&p->limits, k))
 			continue;
@@ -349,7 +366,7 @@ static void explain_text(struct explain *e, FILE *out)
 			fprintf(out, "    host %s = %s\n", p->net.hosts[i].name,
 				describe_addr(pl, p->net.hosts[i].family,
 					      p->net.hosts[i].addr));
-		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf.c */
+		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf_doc.c */
 	}
 	text_syscalls(e, out);
 	ward_budget_text(out, pl, p, e->budget);
@@ -357,11 +374,21 @@ static void explain_text(struct explain *e, FILE *out)
 
 int cmd_explain(struct wardc_args *a)
 {
+	const char *fmt;
+	struct ward_budget budget;
+	char why[160];
+	struct ward_blob blob;
+	ward_err err = {0};
+	char msg[WARD_ERR_MSG_MAX + 128];
+	size_t len = 0;
+	int rc;
+	struct ward_pool *pool;
+
 	if (a->nfiles != 1) {
 		fprintf(stderr, "wardc explain: give one blob or source\n");
 		return WARDC_USAGE;
 	}
-	const char *fmt = a->out_format;
+	fmt = a->out_format;
 	if (strcmp(fmt, "text") && strcmp(fmt, "json") && strcmp(fmt, "yaml")) {
 		fprintf(stderr,
 			"wardc explain: unknown format `%s` (text, "
@@ -369,28 +396,22 @@ int cmd_explain(struct wardc_args *a)
 			fmt);
 		return WARDC_USAGE;
 	}
-	struct ward_budget budget;
-	char why[160];
 	if (ward_budget_options(a->retries, a->queue, &budget, why,
 				sizeof(why)) < 0) {
 		fprintf(stderr, "wardc explain: %s\n", why);
 		return WARDC_USAGE;
 	}
 	_cleanup_free_ uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
+	rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
 	if (rc != WARDC_OK)
 		return rc;
-	struct ward_blob blob;
-	ward_err err = {0};
-	char msg[WARD_ERR_MSG_MAX + 128];
 	if (ward_blob_read(buf, len, 0, &blob, &err) < 0) {
 		fprintf(stderr, "wardc: %s: %s\n", a->files[0],
 			ward_err_str(&err, msg, sizeof(msg)));
 		return WARDC_POLICY_ERROR;
 	}
 	_cleanup_free_ struct ward_bpf_stats *st = calloc(1, sizeof(*st));
-	struct ward_pool *pool = ward_pool_new();
+	pool = ward_pool_new();
 	rc = WARDC_OK;
 	if (!st || ward_bpf_stats(blob.policy.seccomp.insns,
 				  blob.policy.seccomp.ninsns,

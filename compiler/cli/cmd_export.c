@@ -25,14 +25,17 @@
 static int emit(const char *cmd, const char *path,
 		int (*gen)(void *ctx, FILE *out), void *ctx)
 {
-	if (!path)
-		return gen(ctx, stdout) < 0 || fflush(stdout) ? -1 : 0;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
+	int rc;
+
+	if (!path)
+		return gen(ctx, stdout) < 0 || fflush(stdout) ? -1 : 0;
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return -1;
-	int rc = gen(ctx, f);
+	rc = gen(ctx, f);
 	if (fclose(f) != 0)
 		rc = -1;
 	if (rc == 0 && ward_write_file_atomic(path, buf, len, 0644) < 0) {
@@ -55,10 +58,12 @@ struct export_ctx {
 static int gen_export(void *ctx, FILE *out)
 {
 	struct export_ctx *x = ctx;
+	struct doc *d;
+
 	if (!strcmp(x->format, "k8s"))
 		return ward_export_k8s(x->pool, x->pol, &x->notes, out,
 				       &x->err);
-	struct doc *d = ward_export_oci(x->pool, x->pol, &x->notes, &x->err);
+	d = ward_export_oci(x->pool, x->pol, &x->notes, &x->err);
 	if (!d)
 		return -1;
 	if (doc_print_json(d, out) < 0)
@@ -68,24 +73,28 @@ static int gen_export(void *ctx, FILE *out)
 
 int cmd_export(struct wardc_args *a)
 {
+	const char *fmt;
+	struct ward_blob blob;
+	char msg[WARD_ERR_MSG_MAX + 128];
+	struct export_ctx x;
+	size_t len = 0;
+	int rc;
+
 	if (a->nfiles != 1) {
 		fprintf(stderr, "wardc export: give one blob or source\n");
 		return WARDC_USAGE;
 	}
-	const char *fmt = a->out_format;
+	fmt = a->out_format;
 	if (strcmp(fmt, "oci") && strcmp(fmt, "k8s")) {
 		fprintf(stderr,
 			"wardc export: give --format oci or --format k8s\n");
 		return WARDC_USAGE;
 	}
 	_cleanup_free_ uint8_t *buf = NULL;
-	size_t len = 0;
-	int rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
+	rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
 	if (rc != WARDC_OK)
 		return rc;
-	struct ward_blob blob;
-	char msg[WARD_ERR_MSG_MAX + 128];
-	struct export_ctx x = {.format = fmt};
+	x = (struct export_ctx){.format = fmt};
 	if (ward_blob_read(buf, len, 0, &blob, &x.err) < 0) {
 		fprintf(stderr, "wardc: %s: %s\n", a->files[0],
 			ward_err_str(&x.err, msg, sizeof(msg)));
@@ -125,28 +134,34 @@ static int gen_text(void *ctx, FILE *out)
 
 int cmd_import(struct wardc_args *a)
 {
+	const char *path;
+	struct ward_pool *pool;
+	struct ward_notes warnings;
+	struct ward_import_opts o;
+	ward_err err = {0};
+	size_t len = 0;
+	int rc;
+
 	if (a->nfiles != 1) {
 		fprintf(stderr, "wardc import: give one profile (JSON)\n");
 		return WARDC_USAGE;
 	}
-	const char *path = a->files[0];
+	path = a->files[0];
 	_cleanup_free_ uint8_t *data = NULL;
-	size_t len = 0;
 	if (ward_read_file(path, MAX_PROFILE, &data, &len) < 0) {
 		fprintf(stderr, "wardc import: cannot read %s: %s\n", path,
 			strerror(errno));
 		return WARDC_USAGE;
 	}
-	struct ward_pool *pool = ward_pool_new();
-	struct ward_notes warnings = {.pool = pool};
-	struct ward_import_opts o = {.arch = a->opts.arch,
-				     .source = path,
-				     .incdirs = a->opts.incdirs,
-				     .nincdirs = a->opts.nincdirs};
-	ward_err err = {0};
+	pool = ward_pool_new();
+	warnings = (struct ward_notes){.pool = pool};
+	o = (struct ward_import_opts){.arch = a->opts.arch,
+				      .source = path,
+				      .incdirs = a->opts.incdirs,
+				      .nincdirs = a->opts.nincdirs};
 	_cleanup_free_ char *text = NULL;
-	int rc = ward_import_docker((const char *)data, len, &o, &text,
-				    &warnings, &err);
+	rc = ward_import_docker((const char *)data, len, &o, &text, &warnings,
+				&err);
 	for (size_t i = 0; i < warnings.n; i++)
 		fprintf(stderr, "wardc import: warning: %s\n",
 			warnings.items[i]);

@@ -21,26 +21,31 @@
 static int format_file(const char *path, const struct ward_opts *o, char **out,
 		       size_t *outlen, uint8_t **orig, size_t *origlen)
 {
+	struct ward_sources *src;
+	char *text;
+	struct ward_loc none;
+	uint32_t id;
+	struct ward_diags *d;
+	struct ward_file *f;
+	int rc = WARDC_OK;
+
 	if (ward_read_file(path, MAX_SOURCE, orig, origlen) < 0) {
 		fprintf(stderr, "wardc: cannot read %s: %s\n", path,
 			strerror(errno));
 		return WARDC_USAGE;
 	}
-	struct ward_sources *src = ward_sources_new();
-	char *text = malloc(*origlen + 1);
+	src = ward_sources_new();
+	text = malloc(*origlen + 1);
 	if (!src || !text) {
 		free(text);
 		ward_sources_free(src);
 		return WARDC_USAGE;
 	}
 	memcpy(text, *orig, *origlen);
-	struct ward_loc none = {.file = WARD_NO_FILE};
-	uint32_t id =
-	    ward_sources_add(src, path, text, *origlen, WARD_NO_FILE, none);
-	struct ward_diags *d =
-	    ward_diags_new(src, stderr, o->format, o->color, false);
-	struct ward_file *f = ward_parse(src, id, d);
-	int rc = WARDC_OK;
+	none = (struct ward_loc){.file = WARD_NO_FILE};
+	id = ward_sources_add(src, path, text, *origlen, WARD_NO_FILE, none);
+	d = ward_diags_new(src, stderr, o->format, o->color, false);
+	f = ward_parse(src, id, d);
 	if (f->nerrors || ward_diags_errors(d)) {
 		rc = WARDC_POLICY_ERROR;
 	} else {
@@ -62,23 +67,26 @@ static int format_file(const char *path, const struct ward_opts *o, char **out,
 
 int cmd_fmt(struct wardc_args *a)
 {
+	int worst = WARDC_OK;
+
 	if (a->nfiles == 0) {
 		fprintf(stderr, "wardc fmt: no file given\n");
 		return WARDC_USAGE;
 	}
-	int worst = WARDC_OK;
 	for (size_t i = 0; i < a->nfiles; i++) {
 		_cleanup_free_ char *out = NULL;
 		_cleanup_free_ uint8_t *orig = NULL;
 		size_t outlen = 0, origlen = 0;
 		int rc = format_file(a->files[i], &a->opts, &out, &outlen,
 				     &orig, &origlen);
+		bool same;
+
 		if (rc != WARDC_OK) {
 			if (rc > worst)
 				worst = rc;
 			continue;
 		}
-		bool same = outlen == origlen && !memcmp(out, orig, outlen);
+		same = outlen == origlen && !memcmp(out, orig, outlen);
 		if (a->check) {
 			if (!same) {
 				printf("%s\n", a->files[i]);

@@ -60,6 +60,9 @@ static void print_all(const struct wardc_args *a, const struct run *r,
 		      FILE *out, bool threshold_set, unsigned threshold)
 {
 	const char *fmt = a->out_format;
+	struct ward_pool *pl;
+	struct doc *d;
+
 	if (strcmp(fmt, "text") == 0) {
 		bool first = true;
 		for (size_t i = 0; i < r->n; i++) {
@@ -72,8 +75,7 @@ static void print_all(const struct wardc_args *a, const struct run *r,
 		}
 		return;
 	}
-	struct ward_pool *pl = ward_pool_new();
-	struct doc *d;
+	pl = ward_pool_new();
 	if (strcmp(fmt, "sarif") == 0) {
 		const struct lint_report **reps =
 		    ward_pool_array(pl, r->n + 1, sizeof(*reps));
@@ -83,6 +85,8 @@ static void print_all(const struct wardc_args *a, const struct run *r,
 				reps[k++] = &r->reports[i];
 		d = lint_sarif_doc(pl, reps, k, r->failed, r->nfailed);
 	} else {
+		struct doc *files;
+
 		d = doc_map(pl);
 		doc_set_str(pl, d, "tool", "wardc lint");
 		doc_set_str(pl, d, "version", WARD_VERSION);
@@ -90,14 +94,16 @@ static void print_all(const struct wardc_args *a, const struct run *r,
 			doc_add(d, "threshold", doc_fixed(pl, threshold, 1));
 		else
 			doc_set_str(pl, d, "threshold", NULL);
-		struct doc *files = doc_add(d, "files", doc_list(pl));
+		files = doc_add(d, "files", doc_list(pl));
 		for (size_t i = 0; i < r->n; i++) {
+			struct doc *f;
+
 			if (r->linted[i]) {
 				doc_add(files, NULL,
 					lint_report_doc(pl, &r->reports[i]));
 				continue;
 			}
-			struct doc *f = doc_add(files, NULL, doc_map(pl));
+			f = doc_add(files, NULL, doc_map(pl));
 			doc_set_str(pl, f, "file", a->files[i]);
 			doc_set_str(pl, f, "error",
 				    "it does not compile: see the "
@@ -115,10 +121,12 @@ static int verdict(const struct wardc_args *a, const struct run *r,
 {
 	int rc = WARDC_OK;
 	for (size_t i = 0; i < r->n; i++) {
+		const struct lint_report *rep;
+		unsigned e, w;
+
 		if (!r->linted[i])
 			continue;
-		const struct lint_report *rep = &r->reports[i];
-		unsigned e, w;
+		rep = &r->reports[i];
 		lint_count(rep, &e, &w, NULL, NULL);
 		if (e || (a->opts.werror && w))
 			rc = WARDC_POLICY_ERROR;
@@ -147,6 +155,12 @@ static int write_output(const char *path, FILE *mem, char *const *buf,
 
 int cmd_lint(struct wardc_args *a)
 {
+	unsigned threshold = 0;
+	bool threshold_set;
+	struct ward_opts o;
+	struct run r;
+	int rc;
+
 	if (a->list_rules)
 		return list_rules(a);
 	if (!a->out_format)
@@ -155,8 +169,7 @@ int cmd_lint(struct wardc_args *a)
 	    strcmp(a->out_format, "sarif"))
 		return usage("--format takes text, json or sarif, not `%s`",
 			     a->out_format);
-	unsigned threshold = 0;
-	bool threshold_set = a->threshold != NULL;
+	threshold_set = a->threshold != NULL;
 	if (threshold_set && lint_parse_threshold(a->threshold, &threshold) < 0)
 		return usage("--threshold takes a score from 0 to 10 with at "
 			     "most one decimal (3 or 3.5), not `%s`",
@@ -164,9 +177,9 @@ int cmd_lint(struct wardc_args *a)
 	if (a->nfiles == 0)
 		return usage("%s", "no file to lint");
 
-	struct ward_opts o = a->opts;
+	o = a->opts;
 	o.werror = false; /* -Werror is about lint's findings here */
-	struct run r = {.n = a->nfiles};
+	r = (struct run){.n = a->nfiles};
 	r.sessions = calloc(r.n, sizeof(*r.sessions));
 	r.reports = calloc(r.n, sizeof(*r.reports));
 	r.linted = calloc(r.n, sizeof(*r.linted));
@@ -192,7 +205,7 @@ int cmd_lint(struct wardc_args *a)
 		r.linted[i] = true;
 	}
 
-	int rc = verdict(a, &r, threshold_set, threshold);
+	rc = verdict(a, &r, threshold_set, threshold);
 	if (r.nfailed)
 		rc = WARDC_USAGE;
 	if (a->output) {

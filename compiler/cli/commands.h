@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.h: the wardc commands, one function each (cmd_*.c).
+ * commands.h: the wardc commands, one function each (cmd_*.c), and the
+ * table of them with the options each takes (commands.c).
  */
 #ifndef WARD_COMMANDS_H
 #define WARD_COMMANDS_H
@@ -24,6 +25,54 @@ struct wardc_args {
 	const char *retries;	/* explain --retries N (the budget) */
 	const char *queue;	/* explain --queue DURATION */
 };
+
+/* An option of a command's table. Spellings (options.c): a flag exactly
+ * as named; a value as `--name VALUE` or `--name=VALUE` for a long option,
+ * `-x VALUE` or `-xVALUE` for a one-letter one, `-name=VALUE` for a
+ * gcc-style one (-fdiagnostics-format=json). */
+enum wardc_opt_id {
+	OPT_INCDIR,
+	OPT_TARGET,
+	OPT_WERROR,
+	OPT_DIAG_FORMAT,
+	OPT_COLOR,
+	OPT_HELP,
+	OPT_OUTPUT,
+	OPT_FORMAT,
+	OPT_BPF,
+	OPT_RETRIES,
+	OPT_QUEUE,
+	OPT_WRITE,
+	OPT_CHECK,
+	OPT_THRESHOLD,
+	OPT_LIST_RULES,
+};
+
+struct wardc_option {
+	const char *name;  /* "--format", "-o" */
+	const char *alias; /* another spelling ("-h" of "--help"), or NULL */
+	const char
+	    *value; /* what it takes, for --help ("FILE"); NULL: a flag */
+	enum wardc_opt_id id;
+	const char *help;
+};
+
+/* A command: its name, its function, and the options it takes besides
+ * those of every command (wardc_general_options). Tables end with an
+ * entry whose name is NULL. */
+struct wardc_command {
+	const char *name;
+	int (*run)(struct wardc_args *a);
+	const char *args;    /* its arguments, for --help: "SRC -o OUT" */
+	const char *summary; /* what it does, in a line */
+	const struct wardc_option *options;
+};
+
+extern const struct wardc_option wardc_general_options[];
+extern const struct wardc_command wardc_commands[];
+
+/* The command named name, or NULL. */
+const struct wardc_command *wardc_command(const char *name);
 
 int cmd_check(struct wardc_args *a);
 int cmd_compile(struct wardc_args *a);

@@ -436,27 +436,33 @@ static struct aval known(uint32_t v)
 static int32_t node_at(struct explorer *ex, uint32_t pc,
 		       const struct astate *st)
 {
+	int32_t id;
+	struct pnode *nd;
+
 	for (int32_t i = ex->head[pc]; i >= 0; i = ex->nodes[i].next)
 		if (memcmp(&ex->nodes[i].st, st, sizeof(*st)) == 0)
 			return i;
 	if (ex->nnodes == ex->cap) {
+		uint32_t cap;
+		struct pnode *nodes;
+
 		if (ex->cap == MAX_NODES)
 			return -1;
-		uint32_t cap = ex->cap ? ex->cap * 2 : 256;
-		struct pnode *nodes = realloc(ex->nodes, cap * sizeof(*nodes));
+		cap = ex->cap ? ex->cap * 2 : 256;
+		nodes = realloc(ex->nodes, cap * sizeof(*nodes));
 		if (!nodes)
 			return -1;
 		ex->nodes = nodes;
 		ex->cap = cap;
 	}
-	int32_t i = (int32_t)ex->nnodes++;
-	struct pnode *nd = &ex->nodes[i];
+	id = (int32_t)ex->nnodes++;
+	nd = &ex->nodes[id];
 	memset(nd, 0, sizeof(*nd));
 	nd->st = *st;
 	nd->succ[0] = nd->succ[1] = -1;
 	nd->next = ex->head[pc];
-	ex->head[pc] = i;
-	return i;
+	ex->head[pc] = id;
+	return id;
 }
 
 static bool is_arg_word(uint32_t k)
@@ -467,13 +473,15 @@ static bool is_arg_word(uint32_t k)
 /* A after a load of word k. */
 static struct aval load(struct explorer *ex, struct astate *st, uint32_t k)
 {
+	uint32_t w;
+
 	if (k == offsetof(struct seccomp_data, nr))
 		return known(ex->nr);
 	if (k == offsetof(struct seccomp_data, arch))
 		return known(ex->arch);
 	if (ex->concrete)
 		return known(0);
-	uint32_t w = k / 4;
+	w = k / 4;
 	if (st->known & (1u << w))
 		return known(st->word[w]);
 	return (struct aval){V_WORD, w};
@@ -604,12 +612,14 @@ static int step(struct explorer *ex, uint32_t pc, int32_t idx)
 		else
 			st.a = st.x;
 		break;
-	case BPF_JMP:
+	case BPF_JMP: {
+		int t;
+
 		if (BPF_OP(code) == BPF_JA) {
 			next[0] = pc + 1 + i->k;
 			break;
 		}
-		int t = jump_taken(BPF_OP(code), st.a, src);
+		t = jump_taken(BPF_OP(code), st.a, src);
 		if (t >= 0) {
 			next[0] = pc + 1 + (t ? i->jt : i->jf);
 			break;
@@ -624,6 +634,7 @@ static int step(struct explorer *ex, uint32_t pc, int32_t idx)
 			break;
 		nnext = 2;
 		break;
+	}
 	}
 	sts[0] = st;
 	for (int s = 0; s < nnext; s++) {
@@ -662,9 +673,11 @@ static void fold(struct explorer *ex, int32_t idx)
 		return;
 	}
 	for (int s = 0; s < 2; s++) {
+		const struct pnode *c;
+
 		if (nd->succ[s] < 0)
 			continue;
-		const struct pnode *c = &ex->nodes[nd->succ[s]];
+		c = &ex->nodes[nd->succ[s]];
 		nd->loads |= c->loads;
 		nd->any |= c->any;
 		nd->overflow |= c->overflow;
@@ -770,6 +783,8 @@ static int concrete_result(struct explorer *ex, uint32_t nr, uint32_t arch,
 int ward_bpf_stats(const struct sock_filter *p, uint32_t n, uint32_t arch,
 		   struct ward_bpf_stats *st, ward_err *err)
 {
+	uint32_t other;
+
 	if (ward_bpf_check(p, n, err) < 0)
 		return -1;
 	_cleanup_free_ int32_t *head = calloc(n, sizeof(*head));
@@ -785,10 +800,12 @@ int ward_bpf_stats(const struct sock_filter *p, uint32_t n, uint32_t arch,
 	st->longest_nr = -1;
 	for (uint32_t nr = 0; nr < WARD_BPF_NR_COUNT; nr++) {
 		struct ward_bpf_nr_stat *s = &st->nr[nr];
+		const struct pnode *root;
+
 		if (explore(&ex, nr, arch, false) < 0)
 			return ward_fail(err, 0,
 					 "bpf: syscall %u: too many paths", nr);
-		const struct pnode *root = &ex.nodes[0];
+		root = &ex.nodes[0];
 		s->longest = (uint16_t)root->longest;
 		s->longest_allow = (uint16_t)root->longest_allow;
 		s->noutcomes =
@@ -813,7 +830,6 @@ int ward_bpf_stats(const struct sock_filter *p, uint32_t n, uint32_t arch,
 	if (concrete_result(&ex, X32_SYSCALL_BIT, arch, &st->x32_action, err) <
 	    0)
 		return -1;
-	uint32_t other =
-	    arch == AUDIT_ARCH_X86_64 ? AUDIT_ARCH_I386 : AUDIT_ARCH_ARM;
+	other = arch == AUDIT_ARCH_X86_64 ? AUDIT_ARCH_I386 : AUDIT_ARCH_ARM;
 	return concrete_result(&ex, 0, other, &st->badarch_action, err);
 }

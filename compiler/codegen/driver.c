@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * driver.c: load, check and compile one policy.
+ * driver.c: load, check and compile one policy: the front end, the
+ * checker, then code generation (what the net section implies, the
+ * seccomp program) and the blob writer.
  */
 #include "driver.h"
 
 #include "blob.h"
 #include "blob_write.h"
 #include "load.h"
+#include "net_apply.h"
 #include "seccomp_gen.h"
 #include "sema.h"
 #include "util.h"
@@ -22,32 +25,37 @@
 int ward_read_file(const char *path, size_t max, uint8_t **data, size_t *len)
 {
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t cap = 4096, n = 0;
+
 	if (fd < 0)
 		return -1;
-	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return -1;
 	if (S_ISDIR(st.st_mode)) {
 		errno = EISDIR;
 		return -1;
 	}
-	size_t cap = 4096, n = 0;
 	_cleanup_free_ uint8_t *buf = malloc(cap);
 	if (!buf)
 		return -1;
 	for (;;) {
+		ssize_t r;
+
 		if (n == cap) {
+			uint8_t *nb;
+
 			if (cap >= max) {
 				errno = EFBIG;
 				return -1;
 			}
 			cap *= 2;
-			uint8_t *nb = realloc(buf, cap);
+			nb = realloc(buf, cap);
 			if (!nb)
 				return -1;
 			buf = nb;
 		}
-		ssize_t r = read(fd, buf + n, cap - n);
+		r = read(fd, buf + n, cap - n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0)
@@ -81,6 +89,10 @@ void ward_session_close(struct ward_session *s)
 int ward_session_open(struct ward_session *s, const char *path,
 		      const struct ward_opts *o)
 {
+	bool io_error = false;
+	int rc;
+	struct ward_sema_opts so;
+
 	memset(s, 0, sizeof(*s));
 	s->src = ward_sources_new();
 	s->diags = ward_diags_new(s->src, o->diag_out ? o->diag_out : stderr,
@@ -91,18 +103,24 @@ int ward_session_open(struct ward_session *s, const char *path,
 		return WARDC_USAGE;
 	}
 	s->sp_init = true;
-	bool io_error = false;
-	int rc = ward_load(path, &s->sp, s->src, s->diags, &s->unit, &io_error);
+	rc = ward_load(path, &s->sp, s->src, s->diags, &s->unit, &io_error);
 	if (io_error)
 		return WARDC_USAGE;
 	if (rc < 0 || !s->unit.main) {
 		ward_diags_flush(s->diags);
 		return WARDC_POLICY_ERROR;
 	}
-	struct ward_sema_opts so = {.arch = o->arch};
+	so = (struct ward_sema_opts){.arch = o->arch};
 	rc = ward_sema(&s->unit, s->src, s->diags, &so, &s->checked);
 	ward_diags_flush(s->diags);
 	if (rc < 0 || ward_diags_errors(s->diags) > 0)
+		return WARDC_POLICY_ERROR;
+	/* Every command (explain, lint, export) sees the policy the
+	 * launcher will run, so what the net section implies is added here
+	 * rather than when compiling. */
+	rc = ward_net_apply(&s->checked, s->diags);
+	ward_diags_flush(s->diags);
+	if (rc < 0)
 		return WARDC_POLICY_ERROR;
 	return WARDC_OK;
 }
@@ -120,6 +138,10 @@ int ward_driver_compile(const char *path, const struct ward_opts *o,
 {
 	struct ward_session s;
 	int rc = ward_session_open(&s, path, o);
+	struct ward_policy *p;
+	ward_err err = {0};
+	uint32_t ninsns = 0;
+
 	if (rc != WARDC_OK) {
 		ward_session_close(&s);
 		return rc;
@@ -133,10 +155,8 @@ int ward_driver_compile(const char *path, const struct ward_opts *o,
 		ward_session_close(&s);
 		return WARDC_POLICY_ERROR;
 	}
-	struct ward_policy *p = &s.checked.policy;
-	ward_err err = {0};
+	p = &s.checked.policy;
 	_cleanup_free_ struct sock_filter *insns = NULL;
-	uint32_t ninsns = 0;
 	if (ward_seccomp_compile(&p->rules, p->arch, &insns, &ninsns, &err) <
 	    0) {
 		char buf[WARD_ERR_MSG_MAX + 128];

@@ -37,8 +37,10 @@ struct ward_session {
 	bool sp_init;
 };
 
-/* Load and check path (diagnostics printed as o says). Returns a WARDC_*
- * code; the session must be closed in every case. */
+/* Load and check path (diagnostics printed as o says), then add what its
+ * net section implies (net_apply.h), so that the session holds the policy
+ * as it will run, but for the seccomp program. Returns a WARDC_* code; the
+ * session must be closed in every case. */
 int ward_session_open(struct ward_session *s, const char *path,
 		      const struct ward_opts *o);
 void ward_session_close(struct ward_session *s);

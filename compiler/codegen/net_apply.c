@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_apply.c: what the `net` section adds to the rest of the policy, once
- * every section has been laid out (docs/spec.md part 5):
+ * the checker has laid every section out (net_apply.h, docs/spec.md part
+ * 5.1):
  *
  *   - socket() narrowed in the rule table to the address families and
  *     socket types the network mode needs: conditional rules whose action
@@ -10,8 +11,10 @@
  *   - /etc/hosts, written from the pinned hosts;
  *   - the eBPF programs and map contents of an allow-list (net_bpf.c).
  */
+#include "net_apply.h"
+
 #include "net_bpf.h"
-#include "sema_internal.h"
+#include "rules_meaning.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +23,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+/* One application: the checked policy, where its parts came from, and
+ * where to report. */
+struct apply {
+	struct ward_pool *pool;
+	struct ward_policy *p;
+	struct ward_provenance *where;
+	struct ward_diags *d;
+	uint32_t scmp_arch; /* SCMP_ARCH_* of p->arch */
+};
+
+static struct ward_loc noloc(void)
+{
+	return (struct ward_loc){.file = WARD_NO_FILE};
+}
 
 /* ------------------------------------------------------------ socket() */
 
@@ -38,20 +56,6 @@ static void cmp(struct conj *j, uint8_t arg, uint8_t op, uint64_t mask,
 		uint64_t value)
 {
 	j->c[j->n++] = (struct ward_cmp){arg, op, mask, value};
-}
-
-/* sema_syscalls.c's canonical order of comparisons. */
-static int cmp_cmp(const void *a, const void *b)
-{
-	const struct ward_cmp *x = a, *y = b;
-
-	if (x->arg != y->arg)
-		return x->arg - y->arg;
-	if (x->op != y->op)
-		return x->op - y->op;
-	if (x->mask != y->mask)
-		return x->mask < y->mask ? -1 : 1;
-	return x->value < y->value ? -1 : x->value > y->value;
 }
 
 /* The calls the network mode refuses, as conjunctions: with an allow-list,
@@ -90,17 +94,7 @@ static size_t refused_sockets(bool inet, struct conj *out)
 /* The comparison that holds exactly when c does not. */
 static struct ward_cmp negate(struct ward_cmp c)
 {
-	static const uint8_t neg[] = {
-	    [WARD_CMP_EQ] = WARD_CMP_NE,
-	    [WARD_CMP_NE] = WARD_CMP_EQ,
-	    [WARD_CMP_LT] = WARD_CMP_GE,
-	    [WARD_CMP_LE] = WARD_CMP_GT,
-	    [WARD_CMP_GT] = WARD_CMP_LE,
-	    [WARD_CMP_GE] = WARD_CMP_LT,
-	    [WARD_CMP_MASKED_EQ] = WARD_CMP_MASKED_NE,
-	    [WARD_CMP_MASKED_NE] = WARD_CMP_MASKED_EQ,
-	};
-	c.op = neg[c.op];
+	c.op = ward_cmp_negate(c.op);
 	return c;
 }
 
@@ -135,15 +129,18 @@ static int exclude_refusals(const struct ward_syscall_rule *old,
 {
 	for (uint32_t r = 0; r < old->nconds; r++) {
 		const struct ward_cond_rule *cr = &old->conds[r];
-		if (cr->action.kind < WARD_ACT_ERRNO)
-			continue;
 		struct conj next[NARROW_MAX];
 		size_t n = 0;
+
+		if (cr->action.kind < WARD_ACT_ERRNO)
+			continue;
 		for (size_t i = 0; i < nref; i++)
 			for (uint32_t k = 0; k < cr->ncmps; k++) {
+				struct conj j;
+
 				if (ref[i].n >= CONJ_MAX || n >= NARROW_MAX)
 					return -1;
-				struct conj j = ref[i];
+				j = ref[i];
 				j.c[j.n++] = negate(cr->cmps[k]);
 				if (!unsatisfiable(&j))
 					next[n++] = j;
@@ -156,54 +153,62 @@ static int exclude_refusals(const struct ward_syscall_rule *old,
 	return (int)nref;
 }
 
-static void narrow_socket(struct sema *s)
+static void narrow_socket(struct apply *ap)
 {
-	struct ward_rules *rules = &s->out->rules;
-	int nr = seccomp_syscall_resolve_name_arch(s->scmp_arch, "socket");
+	struct ward_rules *rules = &ap->p->rules;
+	int nr = seccomp_syscall_resolve_name_arch(ap->scmp_arch, "socket");
 	struct conj refused[NARROW_MAX];
 	uint32_t at = 0, n = rules->nsyscalls;
+	bool found;
+	struct ward_syscall_rule old;
+	struct ward_action fb;
+	struct ward_action deny;
+	size_t nref;
+	int kept;
+	struct ward_cond_rule *conds;
+	uint32_t nn;
+	struct ward_syscall_rule *sys;
+	struct ward_loc *fbl;
+	struct ward_loc *cl;
 
 	if (nr < 0)
 		return;
 	while (at < n && rules->syscalls[at].nr < nr)
 		at++;
-	bool found = at < n && rules->syscalls[at].nr == nr;
-	struct ward_syscall_rule old =
-	    found ? rules->syscalls[at]
-		  : (struct ward_syscall_rule){.nr = nr, .name = "socket"};
+	found = at < n && rules->syscalls[at].nr == nr;
+	old = found ? rules->syscalls[at]
+		    : (struct ward_syscall_rule){.nr = nr, .name = "socket"};
 	/* What a refused call would get without the net section; it keeps
 	 * that when it is already a refusal, so that nothing gets weaker. */
-	struct ward_action fb =
-	    old.has_fallback ? old.fallback : rules->default_action;
-	struct ward_action deny = fb;
+	fb = old.has_fallback ? old.fallback : rules->default_action;
+	deny = fb;
 	if (fb.kind < WARD_ACT_ERRNO)
 		deny = (struct ward_action){WARD_ACT_ERRNO, EAFNOSUPPORT};
 	if (old.nconds == 0 && deny.kind == fb.kind &&
 	    deny.errno_nr == fb.errno_nr)
 		return; /* refused already */
 
-	size_t nref = refused_sockets(s->out->net.mode == WARD_NET_ALLOWLIST &&
-					  s->out->net.nrules > 0,
-				      refused);
-	int kept = exclude_refusals(&old, refused, nref);
+	nref = refused_sockets(ap->p->net.mode == WARD_NET_ALLOWLIST &&
+				   ap->p->net.nrules > 0,
+			       refused);
+	kept = exclude_refusals(&old, refused, nref);
 	if (kept < 0) {
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->net,
+		ward_diag(ap->d, WARD_SEV_ERROR, ap->where->net,
 			  "the socket() rules of this policy are too many to "
 			  "combine with the net section's narrowing");
-		ward_diag_help(s->d, "write fewer conditional rules for "
-				     "`socket`");
+		ward_diag_help(ap->d, "write fewer conditional rules for "
+				      "`socket`");
 		return;
 	}
 	nref = (size_t)kept;
-	struct ward_cond_rule *conds =
-	    ward_pool_array(s->pool, old.nconds + nref, sizeof(*conds));
+	conds = ward_pool_array(ap->pool, old.nconds + nref, sizeof(*conds));
 	if (old.nconds)
 		memcpy(conds, old.conds, old.nconds * sizeof(*conds));
 	for (size_t i = 0; i < nref; i++) {
 		struct ward_cmp *c =
-		    ward_pool_array(s->pool, refused[i].n, sizeof(*c));
+		    ward_pool_array(ap->pool, refused[i].n, sizeof(*c));
 		memcpy(c, refused[i].c, refused[i].n * sizeof(*c));
-		qsort(c, refused[i].n, sizeof(*c), cmp_cmp);
+		qsort(c, refused[i].n, sizeof(*c), ward_cmp_qsort);
 		conds[old.nconds + i] =
 		    (struct ward_cond_rule){c, refused[i].n, deny};
 	}
@@ -211,80 +216,54 @@ static void narrow_socket(struct sema *s)
 	old.nconds += (uint32_t)nref;
 
 	/* The table, and its provenance, with socket in place. */
-	uint32_t nn = n + !found;
-	struct ward_syscall_rule *sys =
-	    ward_pool_array(s->pool, nn, sizeof(*sys));
-	struct ward_loc *fbl = ward_pool_array(s->pool, nn, sizeof(*fbl));
-	struct ward_loc *cl = ward_pool_array(s->pool, nn, sizeof(*cl));
+	nn = n + !found;
+	sys = ward_pool_array(ap->pool, nn, sizeof(*sys));
+	fbl = ward_pool_array(ap->pool, nn, sizeof(*fbl));
+	cl = ward_pool_array(ap->pool, nn, sizeof(*cl));
 	for (uint32_t i = 0, o = 0; o < nn; o++) {
 		if (o == at) {
 			sys[o] = old;
-			fbl[o] = found && s->where->syscall_fallback
-				     ? s->where->syscall_fallback[at]
-				     : sema_noloc();
-			cl[o] =
-			    found && old.nconds > nref && s->where->syscall_cond
-				? s->where->syscall_cond[at]
-				: s->where->net;
+			fbl[o] = found && ap->where->syscall_fallback
+				     ? ap->where->syscall_fallback[at]
+				     : noloc();
+			cl[o] = found && old.nconds > nref &&
+					ap->where->syscall_cond
+				    ? ap->where->syscall_cond[at]
+				    : ap->where->net;
 			i += found;
 			continue;
 		}
 		sys[o] = rules->syscalls[i];
-		fbl[o] = s->where->syscall_fallback
-			     ? s->where->syscall_fallback[i]
-			     : sema_noloc();
-		cl[o] = s->where->syscall_cond ? s->where->syscall_cond[i]
-					       : sema_noloc();
+		fbl[o] = ap->where->syscall_fallback
+			     ? ap->where->syscall_fallback[i]
+			     : noloc();
+		cl[o] = ap->where->syscall_cond ? ap->where->syscall_cond[i]
+						: noloc();
 		i++;
 	}
 	rules->syscalls = sys;
 	rules->nsyscalls = nn;
-	s->where->syscall_fallback = fbl;
-	s->where->syscall_cond = cl;
+	ap->where->syscall_fallback = fbl;
+	ap->where->syscall_cond = cl;
 }
 
 /* ------------------------------------------------------------ /etc/hosts */
 
-#define HOSTS_PATH "/etc/hosts"
-
-/* An entry the hosts file would collide with: itself, or something at
- * /etc that cannot hold it. */
-static bool hosts_collide(struct sema *s)
+static void hosts_file(struct apply *ap)
 {
-	const struct ward_policy *p = s->out;
-
-	for (uint32_t i = 1; i < p->nmounts; i++) {
-		const struct ward_mount *m = &p->mounts[i];
-		bool same = !strcmp(m->dst, HOSTS_PATH);
-		bool above =
-		    !strcmp(m->dst, "/etc") &&
-		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
-		     m->kind == WARD_MNT_PROC);
-		if (!same && !above)
-			continue;
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
-			  same ? "`/etc/hosts` is made from the pinned hosts "
-				 "of the net section"
-			       : "the pinned hosts go to `/etc/hosts`, which "
-				 "cannot lie under this entry");
-		ward_diag_note(s->d, s->where->net, "the net section is here");
-		ward_diag_help(s->d, "remove this entry (a policy that pins "
-				     "hosts uses `base/core`, not `base`)");
-		return true;
-	}
-	return false;
-}
-
-static void hosts_file(struct sema *s)
-{
-	struct ward_policy *p = s->out;
+	struct ward_policy *p = ap->p;
 	const struct ward_net *n = &p->net;
 	char *buf = NULL;
 	size_t len = 0;
+	FILE *f;
+	uint8_t *data;
+	struct ward_mount *m;
+	struct ward_loc *w;
 
-	if (n->mode != WARD_NET_ALLOWLIST || n->nhosts == 0 || hosts_collide(s))
+	/* (An entry in its way is the checker's error: sema_net.c.) */
+	if (n->mode != WARD_NET_ALLOWLIST || n->nhosts == 0)
 		return;
-	FILE *f = open_memstream(&buf, &len);
+	f = open_memstream(&buf, &len);
 	if (!f)
 		abort(); /* the compiler's pool aborts on OOM too */
 	fputs("127.0.0.1 localhost\n"
@@ -299,58 +278,64 @@ static void hosts_file(struct sema *s)
 		fprintf(f, "%s %s\n", a, n->hosts[i].name);
 	}
 	fclose(f);
-	uint8_t *data = ward_pool_alloc(s->pool, len + 1);
+	data = ward_pool_alloc(ap->pool, len + 1);
 	memcpy(data, buf, len);
 	free(buf);
 
 	/* Last: its parents, if any, come before it. */
-	struct ward_mount *m =
-	    ward_pool_array(s->pool, p->nmounts + 1, sizeof(*m));
-	struct ward_loc *w =
-	    ward_pool_array(s->pool, p->nmounts + 1, sizeof(*w));
+	m = ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*m));
+	w = ward_pool_array(ap->pool, p->nmounts + 1, sizeof(*w));
 	memcpy(m, p->mounts, p->nmounts * sizeof(*m));
-	memcpy(w, s->where->mounts, p->nmounts * sizeof(*w));
+	memcpy(w, ap->where->mounts, p->nmounts * sizeof(*w));
 	m[0].size += (len + 4095) & ~4095ull; /* it lives on the root */
 	m[p->nmounts] = (struct ward_mount){
 	    .kind = WARD_MNT_FILE,
-	    .dst = HOSTS_PATH,
+	    .dst = WARD_HOSTS_PATH,
 	    .mode = 0444,
 	    .data = data,
 	    .data_len = len,
 	};
-	w[p->nmounts] = s->where->net;
+	w[p->nmounts] = ap->where->net;
 	p->mounts = m;
-	s->where->mounts = w;
+	ap->where->mounts = w;
 	p->nmounts++;
 }
 
 /* ------------------------------------------------------------ programs */
 
-static void programs(struct sema *s)
+static void programs(struct apply *ap)
 {
-	struct ward_net *n = &s->out->net;
+	struct ward_net *n = &ap->p->net;
 	uint32_t bad_rule = 0;
 	ward_err err = {0};
 
 	if (n->mode != WARD_NET_ALLOWLIST)
 		return;
-	if (ward_net_bpf_build(s->pool, n, &n->bpf, &bad_rule, &err) < 0) {
+	if (ward_net_bpf_build(ap->pool, n, &n->bpf, &bad_rule, &err) < 0) {
 		struct ward_loc loc =
-		    s->where->net_rules && bad_rule < n->nrules
-			? s->where->net_rules[bad_rule]
-			: s->where->net;
-		ward_diag(s->d, WARD_SEV_ERROR, loc, "%s", err.msg);
-		ward_diag_help(s->d, "merge the ports into ranges (`port "
-				     "8000-8100`)");
+		    ap->where->net_rules && bad_rule < n->nrules
+			? ap->where->net_rules[bad_rule]
+			: ap->where->net;
+		ward_diag(ap->d, WARD_SEV_ERROR, loc, "%s", err.msg);
+		ward_diag_help(ap->d, "merge the ports into ranges (`port "
+				      "8000-8100`)");
 	}
 }
 
-void sema_net_apply(struct sema *s)
+int ward_net_apply(struct ward_checked *c, struct ward_diags *d)
 {
-	/* On a policy that is already wrong, the table may be incomplete. */
-	if (ward_diags_errors(s->d) > 0)
-		return;
-	narrow_socket(s);
-	hosts_file(s);
-	programs(s);
+	struct apply ap = {
+	    .pool = c->pool,
+	    .p = &c->policy,
+	    .where = &c->where,
+	    .d = d,
+	    .scmp_arch = c->policy.arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64
+							     : SCMP_ARCH_X86_64,
+	};
+	unsigned errors = ward_diags_errors(d);
+
+	narrow_socket(&ap);
+	hosts_file(&ap);
+	programs(&ap);
+	return ward_diags_errors(d) > errors ? -1 : 0;
 }

@@ -143,6 +143,8 @@ static int finish(struct pasm *a, struct ward_pool *pool, uint32_t attach,
 		  uint32_t type, uint16_t index, struct ward_net_prog *prog,
 		  struct ward_vec *relocs, ward_err *err)
 {
+	struct ward_bpf_insn *insns;
+
 	for (uint32_t i = 0; i < a->nfix && !a->overflow; i++) {
 		int32_t to = a->label[a->fix[i].label];
 		int32_t off = to - (int32_t)a->fix[i].at - 1;
@@ -156,8 +158,7 @@ static int finish(struct pasm *a, struct ward_pool *pool, uint32_t attach,
 				 "net: the %s program does not fit the "
 				 "assembler's bounds",
 				 ward_net_prog_name(type, attach));
-	struct ward_bpf_insn *insns =
-	    ward_pool_array(pool, a->n, sizeof(*insns));
+	insns = ward_pool_array(pool, a->n, sizeof(*insns));
 	memcpy(insns, a->insn, a->n * sizeof(*insns));
 	*prog = (struct ward_net_prog){type, attach, insns, a->n};
 	for (uint32_t i = 0; i < a->nrel; i++) {
@@ -683,6 +684,9 @@ static int build_trie(struct ward_pool *pool, const struct ward_net *net,
 	    calloc(net->nrules + 1, sizeof(*tmp));
 	_cleanup_free_ struct entry *ents = NULL;
 	size_t nn = 0, ks = key_size(family);
+	size_t u = 0;
+	size_t rec;
+	uint8_t *data;
 
 	if (!nets || !tmp)
 		return ward_fail(err, ENOMEM, "net: tries");
@@ -690,7 +694,6 @@ static int build_trie(struct ward_pool *pool, const struct ward_net *net,
 		if (rule_net(&net->rules[i], family, &nets[nn]))
 			nn++;
 	qsort(nets, nn, sizeof(*nets), cmp_net);
-	size_t u = 0;
 	for (size_t i = 0; i < nn; i++)
 		if (!u || cmp_net(&nets[u - 1], &nets[i]))
 			nets[u++] = nets[i];
@@ -706,8 +709,8 @@ static int build_trie(struct ward_pool *pool, const struct ward_net *net,
 			       err) < 0)
 			return -1;
 	}
-	size_t rec = ks + WARD_NET_VALUE_SIZE;
-	uint8_t *data = ward_pool_array(pool, u + 1, rec);
+	rec = ks + WARD_NET_VALUE_SIZE;
+	data = ward_pool_array(pool, u + 1, rec);
 	for (size_t i = 0; i < u; i++) {
 		memcpy(data + i * rec, ents[i].key, ks);
 		memcpy(data + i * rec + ks, ents[i].value, WARD_NET_VALUE_SIZE);
@@ -833,12 +836,14 @@ bool ward_net_bpf_allows(const struct ward_net_bpf *b, uint8_t family,
 		return false;
 	for (uint32_t m = 0; m < b->nmaps; m++) {
 		const struct ward_net_map *map = &b->maps[m];
+		size_t ks = map->key_size, rec = ks + map->value_size;
+		const uint8_t *slots;
+		const uint8_t *best = NULL;
+		uint32_t best_len = 0;
+
 		if (map->role !=
 		    (family == 4 ? WARD_NET_MAP_ALLOW4 : WARD_NET_MAP_ALLOW6))
 			continue;
-		size_t ks = map->key_size, rec = ks + map->value_size;
-		const uint8_t *best = NULL;
-		uint32_t best_len = 0;
 		for (uint32_t i = 0; i < map->nentries; i++) {
 			const uint8_t *e = map->entries + i * rec;
 			uint32_t plen = ward_le32(e);
@@ -850,8 +855,7 @@ bool ward_net_bpf_allows(const struct ward_net_bpf *b, uint8_t family,
 		}
 		if (!best)
 			return false;
-		const uint8_t *slots =
-		    best + (proto == IPPROTO_UDP ? WARD_NET_UDP_BASE : 0);
+		slots = best + (proto == IPPROTO_UDP ? WARD_NET_UDP_BASE : 0);
 		for (int s = 0; s < WARD_NET_PORT_SLOTS; s++) {
 			uint16_t lo = ward_le16(slots + s * WARD_NET_SLOT_SIZE);
 			uint16_t hi =
@@ -862,57 +866,4 @@ bool ward_net_bpf_allows(const struct ward_net_bpf *b, uint8_t family,
 		return false;
 	}
 	return false;
-}
-
-/* ------------------------------------------------------------ explain */
-
-void ward_net_bpf_doc(struct ward_pool *pool, struct doc *net,
-		      const struct ward_net_bpf *b)
-{
-	struct doc *progs = doc_add(net, "programs", doc_list(pool));
-	struct doc *maps = doc_add(net, "maps", doc_map(pool));
-
-	for (uint32_t i = 0; i < b->nprogs; i++) {
-		struct doc *p = doc_add(progs, NULL, doc_map(pool));
-		doc_set_str(pool, p, "hook",
-			    ward_net_prog_name(b->progs[i].type,
-					       b->progs[i].attach_type));
-		doc_set_uint(pool, p, "instructions", b->progs[i].ninsns);
-	}
-	for (uint32_t i = 0; i < b->nmaps; i++) {
-		const struct ward_net_map *m = &b->maps[i];
-		struct doc *d =
-		    doc_add(maps, ward_net_map_name(m->role), doc_map(pool));
-		if (m->role == WARD_NET_MAP_DENIED) {
-			doc_set_uint(pool, d, "destinations",
-				     m->max_entries - 1);
-			continue;
-		}
-		doc_set_uint(pool, d, "networks", m->nentries);
-	}
-}
-
-void ward_net_bpf_text(FILE *out, const struct ward_net_bpf *b)
-{
-	fputs("  kernel programs on the run's cgroup (instructions):\n   ",
-	      out);
-	for (uint32_t i = 0; i < b->nprogs; i++)
-		fprintf(out, " %s %u",
-			ward_net_prog_name(b->progs[i].type,
-					   b->progs[i].attach_type),
-			b->progs[i].ninsns);
-	fputs("\n  maps:", out);
-	for (uint32_t i = 0; i < b->nmaps; i++) {
-		const struct ward_net_map *m = &b->maps[i];
-		if (m->role == WARD_NET_MAP_DENIED)
-			fprintf(out,
-				"%s denials of up to %u destinations, then "
-				"one overflow counter",
-				i ? ";" : "", m->max_entries - 1);
-		else
-			fprintf(out, "%s %s %u network%s", i ? ";" : "",
-				ward_net_map_name(m->role), m->nentries,
-				m->nentries == 1 ? "" : "s");
-	}
-	fputs("\n", out);
 }

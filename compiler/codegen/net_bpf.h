@@ -15,12 +15,9 @@
 #ifndef WARD_NET_BPF_H
 #define WARD_NET_BPF_H
 
-#include "doc.h"
 #include "policy.h"
 #include "pool.h"
 #include "util.h"
-
-#include <stdio.h>
 
 /*
  * Fill out (allocated in pool) for an allow-list net (mode ALLOWLIST, rules
@@ -37,11 +34,5 @@ int ward_net_bpf_build(struct ward_pool *pool, const struct ward_net *net,
  * the same answer (a mapped IPv6 address is looked up as IPv4). */
 bool ward_net_bpf_allows(const struct ward_net_bpf *b, uint8_t family,
 			 const uint8_t addr[16], uint8_t proto, uint16_t port);
-
-/* For `wardc explain`: the programs' sizes and what the maps hold, as a
- * document (under the network section) and as text lines. */
-void ward_net_bpf_doc(struct ward_pool *pool, struct doc *net,
-		      const struct ward_net_bpf *b);
-void ward_net_bpf_text(FILE *out, const struct ward_net_bpf *b);
 
 #endif

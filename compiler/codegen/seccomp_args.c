@@ -10,6 +10,8 @@
  */
 #include "seccomp_args.h"
 
+#include "rules_meaning.h"
+
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
@@ -74,15 +76,6 @@ uint32_t ward_action_ret(const struct ward_action *a)
 	}
 }
 
-int ward_action_cmp(const struct ward_action *a, const struct ward_action *b)
-{
-	if (a->kind != b->kind)
-		return a->kind > b->kind ? 1 : -1;
-	if (a->kind == WARD_ACT_ERRNO && a->errno_nr != b->errno_nr)
-		return a->errno_nr < b->errno_nr ? 1 : -1;
-	return 0;
-}
-
 /* ------------------------------------------------------------ folding */
 
 enum { C_VARIES, C_TRUE, C_FALSE };
@@ -140,6 +133,7 @@ static int decision_list(const struct ward_syscall_rule *sc,
 {
 	uint32_t *o = calloc(sc->nconds ? sc->nconds : 1, sizeof(*o));
 	uint32_t len = 0;
+	uint32_t out = 0;
 
 	if (!o)
 		return -1;
@@ -156,7 +150,6 @@ static int decision_list(const struct ward_syscall_rule *sc,
 		len++;
 	}
 	*otherwise = sc->has_fallback ? sc->fallback : *dflt;
-	uint32_t out = 0;
 	for (uint32_t i = 0; i < len; i++) {
 		const struct ward_cond_rule *c = &sc->conds[o[i]];
 		int k = cond_const(c);
@@ -311,6 +304,8 @@ static uint8_t target(const struct rule_asm *r, uint32_t i, uint16_t t,
 static int emit_rule(const struct ward_cond_rule *c, struct ward_bpf_buf *b)
 {
 	_cleanup_free_ struct rule_asm *r = calloc(1, sizeof(*r));
+	struct sock_filter ret;
+
 	if (!r)
 		return -1;
 	for (uint32_t i = 0; i < c->ncmps; i++)
@@ -327,8 +322,8 @@ static int emit_rule(const struct ward_cond_rule *c, struct ward_bpf_buf *b)
 			return -1;
 	}
 	/* every comparison held: the rule's action */
-	struct sock_filter ret =
-	    BPF_STMT(BPF_RET | BPF_K, ward_action_ret(&c->action));
+	ret = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+					   ward_action_ret(&c->action));
 	return buf_push(b, ret);
 }
 
@@ -366,6 +361,7 @@ int ward_args_emit(const struct ward_syscall_rule *sc,
 	struct ward_action otherwise;
 	uint32_t n;
 	const char *name = sc->name ? sc->name : "?";
+	struct sock_filter last;
 
 	if (ward_args_check(sc, err) < 0)
 		return -1;
@@ -375,8 +371,8 @@ int ward_args_emit(const struct ward_syscall_rule *sc,
 		if (emit_rule(&sc->conds[order[i]], b) < 0)
 			return ward_fail(err, ENOMEM, "seccomp: syscall %s",
 					 name);
-	struct sock_filter last =
-	    BPF_STMT(BPF_RET | BPF_K, ward_action_ret(&otherwise));
+	last = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+					    ward_action_ret(&otherwise));
 	if (buf_push(b, last) < 0)
 		return ward_fail(err, ENOMEM, "seccomp: syscall %s", name);
 	return 0;

@@ -38,11 +38,6 @@ void ward_bpf_buf_free(struct ward_bpf_buf *b);
  * returns it: ERRNO carries its number, KILL is USER_NOTIF (seccomp_gen.h). */
 uint32_t ward_action_ret(const struct ward_action *a);
 
-/* The language's strictness order: 1 if a is stricter than b, -1 if b is,
- * 0 if they are the same action. Of two errno actions the lower number
- * counts as the stricter, so that the order is total. */
-int ward_action_cmp(const struct ward_action *a, const struct ward_action *b);
-
 /* Fail unless every comparison of sc names an argument 0..5 and an
  * operator of enum ward_cmp_op, and no rule has more than
  * WARD_ARGS_MAX_CMPS comparisons. */

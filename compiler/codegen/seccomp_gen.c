@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "bpf_info.h"
+#include "rules_meaning.h"
 
 /* The markers' return values: TRACE with the checked syscall's index;
  * the last index marks the policy's `kill` (see scmp_action). */
@@ -122,6 +123,8 @@ static int check_rules(const struct ward_rules *rules, ward_err *err)
 static int api_nr(uint32_t arch, const struct ward_syscall_rule *sc, int *out,
 		  ward_err *err)
 {
+	int native;
+
 	if (arch == seccomp_arch_native()) {
 		*out = sc->nr;
 		return 0;
@@ -133,7 +136,7 @@ static int api_nr(uint32_t arch, const struct ward_syscall_rule *sc, int *out,
 				 "seccomp: syscall %s (nr %d) is unknown to "
 				 "libseccomp on the target",
 				 sc->name ? sc->name : "?", sc->nr);
-	int native = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, name);
+	native = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, name);
 	if (native == __NR_SCMP_ERROR ||
 	    seccomp_syscall_resolve_name_arch(arch, name) != sc->nr)
 		return ward_fail(err, 0,
@@ -158,12 +161,14 @@ static scmp_filter_ctx new_filter(const struct ward_rules *rules, uint32_t arch,
 {
 	_cleanup_scmp_ scmp_filter_ctx ctx =
 	    seccomp_init(scmp_action(&rules->default_action));
+	uint32_t native;
+
 	if (!ctx) {
 		ward_fail(err, ENOMEM, "seccomp_init");
 		return NULL;
 	}
 	/* the AUDIT_ARCH_* values are libseccomp's architecture tokens */
-	uint32_t native = seccomp_arch_native();
+	native = seccomp_arch_native();
 	if (arch != native) {
 		int rc = seccomp_arch_add(ctx, arch);
 		if (rc == 0)
@@ -186,9 +191,11 @@ static int add_rule(scmp_filter_ctx ctx, uint32_t arch, uint32_t action,
 		    const struct ward_syscall_rule *sc, ward_err *err)
 {
 	int nr = 0;
+	int rc;
+
 	if (api_nr(arch, sc, &nr, err) < 0)
 		return -1;
-	int rc = seccomp_rule_add_exact(ctx, action, nr, 0);
+	rc = seccomp_rule_add_exact(ctx, action, nr, 0);
 	if (rc < 0)
 		return ward_fail(err, -rc, "seccomp_rule_add %s (nr %d)",
 				 sc->name ? sc->name : "?", sc->nr);
@@ -201,15 +208,18 @@ static int export_program(scmp_filter_ctx ctx, struct ward_bpf_buf *b,
 {
 	_cleanup_close_ int fd = memfd_create("ward-seccomp", MFD_CLOEXEC);
 	struct stat stb;
+	int rc;
+	size_t size;
+	size_t done = 0;
 
 	if (fd < 0)
 		return ward_fail(err, errno, "memfd_create");
-	int rc = seccomp_export_bpf(ctx, fd);
+	rc = seccomp_export_bpf(ctx, fd);
 	if (rc < 0)
 		return ward_fail(err, -rc, "seccomp_export_bpf");
 	if (fstat(fd, &stb) < 0)
 		return ward_fail(err, errno, "fstat memfd");
-	size_t size = (size_t)stb.st_size;
+	size = (size_t)stb.st_size;
 	if (size == 0 || size % sizeof(struct sock_filter))
 		return ward_fail(err, 0,
 				 "seccomp_export_bpf: %zu bytes is not a "
@@ -219,7 +229,6 @@ static int export_program(scmp_filter_ctx ctx, struct ward_bpf_buf *b,
 	if (!b->insns)
 		return ward_fail(err, ENOMEM, "seccomp: program");
 	b->n = b->cap = (uint32_t)(size / sizeof(struct sock_filter));
-	size_t done = 0;
 	while (done < size) {
 		ssize_t got = pread(fd, (char *)b->insns + done, size - done,
 				    (off_t)done);
@@ -254,10 +263,12 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 	}
 	for (uint32_t pc = 0; pc < frame; pc++) {
 		struct sock_filter *f = &b->insns[pc];
+		uint32_t k;
+
 		if (f->code != (BPF_RET | BPF_K) ||
 		    (f->k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRACE)
 			continue;
-		uint32_t k = f->k & SECCOMP_RET_DATA;
+		k = f->k & SECCOMP_RET_DATA;
 		if (k == KILL_MARKER) {
 			f->k = SECCOMP_RET_USER_NOTIF;
 			continue;
@@ -289,6 +300,7 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 			      ward_err *err)
 {
 	uint32_t optimize = opts && opts->optimize ? opts->optimize : 2;
+	uint32_t nchecked = 0;
 
 	if (arch != WARD_ARCH_X86_64 && arch != WARD_ARCH_AARCH64)
 		return ward_fail(err, 0,
@@ -308,7 +320,6 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 	    calloc(rules->nsyscalls ? rules->nsyscalls : 1, sizeof(*checked));
 	if (!checked)
 		return ward_fail(err, ENOMEM, "seccomp: rules");
-	uint32_t nchecked = 0;
 	for (uint32_t i = 0; i < rules->nsyscalls; i++) {
 		const struct ward_syscall_rule *sc = &rules->syscalls[i];
 		struct ward_action a;

@@ -1,8 +1,18 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * describe.c: the parts of a compiled policy in the words a reviewer reads
+ * (describe.h): mounts as the fs section would write them, comparisons
+ * with the argument's name ("arg0 (domain) == 0x1"), a syscall's decision
+ * list, network rules, the launcher's requirements. explain and diff print
+ * the same part with the same words, so that a diff line can be found in
+ * an explanation. Values in units and actions are spelled by the checker's
+ * units.c and rules_meaning.c, which its messages use too.
+ */
 #include "describe.h"
 
-#include "consts.h"
+#include "rules_meaning.h"
 #include "syscall_args.h"
+#include "units.h"
 #include "util.h"
 
 #include <arpa/inet.h>
@@ -19,49 +29,6 @@ const char *describe_arch(uint32_t arch)
 		return "aarch64";
 	}
 	return "unknown";
-}
-
-const char *describe_size(struct ward_pool *p, uint64_t b)
-{
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB"};
-	if (b < 1024 || b % 1024)
-		return ward_pool_printf(p, "%llu B", (unsigned long long)b);
-	int u = -1;
-	uint64_t v = b;
-	while (u < 3 && v >= 1024 && v % 1024 == 0) {
-		v /= 1024;
-		u++;
-	}
-	return ward_pool_printf(p, "%llu %s", (unsigned long long)v, units[u]);
-}
-
-const char *describe_duration(struct ward_pool *p, uint64_t ms)
-{
-	if (ms == 0)
-		return "0 s";
-	if (ms % 3600000 == 0)
-		return ward_pool_printf(p, "%llu h",
-					(unsigned long long)(ms / 3600000));
-	if (ms % 60000 == 0)
-		return ward_pool_printf(p, "%llu min",
-					(unsigned long long)(ms / 60000));
-	if (ms % 1000 == 0)
-		return ward_pool_printf(p, "%llu s",
-					(unsigned long long)(ms / 1000));
-	return ward_pool_printf(p, "%llu ms", (unsigned long long)ms);
-}
-
-const char *describe_cpu(struct ward_pool *p, uint64_t m)
-{
-	if (m % 1000 == 0)
-		return ward_pool_printf(p, "%llu CPU",
-					(unsigned long long)(m / 1000));
-	char frac[8];
-	snprintf(frac, sizeof(frac), "%03llu", (unsigned long long)(m % 1000));
-	for (int i = 2; i > 0 && frac[i] == '0'; i--)
-		frac[i] = 0;
-	return ward_pool_printf(p, "%llu.%s CPU",
-				(unsigned long long)(m / 1000), frac);
 }
 
 static const char *const limit_names[WARD_LIM_COUNT] = {
@@ -85,38 +52,18 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 {
 	switch (k) {
 	case WARD_LIM_CPU:
-		return describe_cpu(p, v);
+		return ward_cpu_str(p, v);
 	case WARD_LIM_WALL:
 	case WARD_LIM_GRACE:
 	case WARD_LIM_CPUTIME:
-		return describe_duration(p, v);
+		return ward_duration_str(p, v);
 	case WARD_LIM_PIDS:
 	case WARD_LIM_NOFILE:
 	case WARD_LIM_NPROC:
 		return ward_pool_printf(p, "%llu", (unsigned long long)v);
 	default:
-		return describe_size(p, v);
+		return ward_size_str(p, v);
 	}
-}
-
-const char *describe_action(struct ward_pool *p, struct ward_action a)
-{
-	switch (a.kind) {
-	case WARD_ACT_ALLOW:
-		return "allow";
-	case WARD_ACT_LOG:
-		return "log";
-	case WARD_ACT_TRAP:
-		return "trap";
-	case WARD_ACT_KILL:
-		return "kill";
-	case WARD_ACT_ERRNO: {
-		const char *name = ward_errno_name((int)a.errno_nr);
-		return name ? ward_pool_printf(p, "errno %s", name)
-			    : ward_pool_printf(p, "errno %u", a.errno_nr);
-	}
-	}
-	return "?";
 }
 
 const char *describe_mount_kind(uint32_t kind)
@@ -165,11 +112,11 @@ const char *describe_mount(struct ward_pool *p, const struct ward_mount *m)
 		return ward_pool_printf(p, "slot %s %s", m->src, flags);
 	case WARD_MNT_TMPFS:
 		return ward_pool_printf(p, "tmpfs size %s mode %04o %s",
-					describe_size(p, m->size), m->mode,
+					ward_size_str(p, m->size), m->mode,
 					flags);
 	case WARD_MNT_FILE:
 		return ward_pool_printf(p, "file %s mode %04o",
-					describe_size(p, m->data_len), m->mode);
+					ward_size_str(p, m->data_len), m->mode);
 	case WARD_MNT_SYMLINK:
 		return ward_pool_printf(p, "symlink -> %s", m->src);
 	case WARD_MNT_DIR:
@@ -209,9 +156,10 @@ const char *describe_syscall(struct ward_pool *p, uint32_t arch,
 			     struct ward_action def)
 {
 	struct ward_action otherwise = r->has_fallback ? r->fallback : def;
-	if (!r->nconds)
-		return describe_action(p, otherwise);
 	const char *s = "";
+
+	if (!r->nconds)
+		return ward_action_name(p, otherwise);
 	for (uint32_t i = 0; i < r->nconds; i++) {
 		const struct ward_cond_rule *c = &r->conds[i];
 		const char *cond = "";
@@ -220,10 +168,10 @@ const char *describe_syscall(struct ward_pool *p, uint32_t arch,
 			    p, "%s%s%s", cond, k ? " && " : "",
 			    describe_cmp(p, r->name, arch, &c->cmps[k]));
 		s = ward_pool_printf(p, "%s%s if %s; ", s,
-				     describe_action(p, c->action), cond);
+				     ward_action_name(p, c->action), cond);
 	}
 	return ward_pool_printf(p, "%selse %s", s,
-				describe_action(p, otherwise));
+				ward_action_name(p, otherwise));
 }
 
 const char *describe_addr(struct ward_pool *p, uint8_t family,

@@ -13,9 +13,6 @@
 #include <stdbool.h>
 
 const char *describe_arch(uint32_t arch);
-const char *describe_size(struct ward_pool *p, uint64_t bytes);
-const char *describe_duration(struct ward_pool *p, uint64_t ms);
-const char *describe_cpu(struct ward_pool *p, uint64_t millis);
 
 /* The name of limit k as the language writes it ("memory"), and its value
  * with its unit. */
@@ -24,7 +21,6 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 				 uint64_t v);
 /* Is a larger value of k a wider policy? (All limits: yes.) */
 
-const char *describe_action(struct ward_pool *p, struct ward_action a);
 const char *describe_mount_kind(uint32_t kind);
 /* "ro,exec,nosuid,nodev" and the like. */
 const char *describe_mount_flags(struct ward_pool *p,

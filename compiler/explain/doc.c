@@ -1,5 +1,14 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * doc.c: the document tree of wardc's reports (doc.h) and its two
+ * printers. A report is built once and printed as JSON (by hand: strings
+ * through the one JSON escaper, common/json.h) or as YAML (through
+ * libyaml's emitter, which quotes what needs it), so that the two forms
+ * cannot say different things.
+ */
 #include "doc.h"
+
+#include "json.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -102,38 +111,10 @@ void doc_set_bool(struct ward_pool *p, struct doc *m, const char *key, bool b)
 
 /* ------------------------------------------------------------------ JSON */
 
-void doc_json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		switch (*c) {
-		case '"':
-			fputs("\\\"", out);
-			break;
-		case '\\':
-			fputs("\\\\", out);
-			break;
-		case '\n':
-			fputs("\\n", out);
-			break;
-		case '\t':
-			fputs("\\t", out);
-			break;
-		case '\r':
-			fputs("\\r", out);
-			break;
-		default:
-			if (*c < 0x20 || *c == 0x7f)
-				fprintf(out, "\\u%04x", *c);
-			else
-				fputc(*c, out);
-		}
-	}
-	fputc('"', out);
-}
-
 static void json(const struct doc *d, FILE *out, int depth)
 {
+	bool map;
+
 	switch (d->kind) {
 	case DOC_NULL:
 		fputs("null", out);
@@ -148,7 +129,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 		fprintf(out, "%" PRIu64, d->u);
 		return;
 	case DOC_STR:
-		doc_json_string(out, d->s);
+		ward_json_str(out, d->s);
 		return;
 	case DOC_FIXED: {
 		char buf[48];
@@ -160,7 +141,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 	case DOC_MAP:
 		break;
 	}
-	bool map = d->kind == DOC_MAP;
+	map = d->kind == DOC_MAP;
 	if (!d->first) {
 		fputs(map ? "{}" : "[]", out);
 		return;
@@ -169,7 +150,7 @@ static void json(const struct doc *d, FILE *out, int depth)
 	for (const struct doc *c = d->first; c; c = c->next) {
 		fprintf(out, "\n%*s", 2 * (depth + 1), "");
 		if (map) {
-			doc_json_string(out, c->key);
+			ward_json_str(out, c->key);
 			fputs(": ", out);
 		}
 		json(c, out, depth + 1);
@@ -254,11 +235,12 @@ int doc_print_yaml(const struct doc *d, FILE *out)
 {
 	yaml_emitter_t e;
 	yaml_event_t ev;
+	int ok = 1;
+
 	if (!yaml_emitter_initialize(&e))
 		return -1;
 	yaml_emitter_set_output(&e, yaml_write, out);
 	yaml_emitter_set_unicode(&e, 1);
-	int ok = 1;
 	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
 	ok = ok && yaml_emitter_emit(&e, &ev);
 	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 0);

@@ -55,7 +55,5 @@ void doc_set_bool(struct ward_pool *p, struct doc *m, const char *key, bool b);
 /* Print; 0 or -1 (errno set). */
 int doc_print_json(const struct doc *d, FILE *out);
 int doc_print_yaml(const struct doc *d, FILE *out);
-/* JSON string escaping, for other printers. */
-void doc_json_string(FILE *out, const char *s);
 
 #endif

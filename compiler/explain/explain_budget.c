@@ -17,7 +17,7 @@
 #include "explain_budget.h"
 
 #include "blob.h"
-#include "describe.h"
+#include "units.h"
 #include "util.h"
 
 #include <errno.h>
@@ -75,8 +75,10 @@ int ward_budget_options(const char *retries, const char *queue,
 	b->queue_ms = WARD_BUDGET_QUEUE_MS;
 	if (retries) {
 		char *end;
+		unsigned long long n;
+
 		errno = 0;
-		unsigned long long n = strtoull(retries, &end, 10);
+		n = strtoull(retries, &end, 10);
 		if (!*retries || *end || errno || retries[0] == '-' ||
 		    n > WARD_BUDGET_RETRIES_MAX) {
 			snprintf(why, whylen,
@@ -155,10 +157,10 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 	for (uint32_t i = 0; i < p->nexports; i++) {
 		const struct ward_export_rule *e = &p->exports[i];
 		fprintf(out, "  slot %s: %u files, %s each, ", e->slot,
-			e->max_files, describe_size(pool, e->per_file));
+			e->max_files, ward_size_str(pool, e->per_file));
 		if (e->total)
 			fprintf(out, "%s in all\n",
-				describe_size(pool, e->total));
+				ward_size_str(pool, e->total));
 		else
 			fputs("no total cap\n", out);
 		fputs("    names:", out);
@@ -181,20 +183,20 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 		const struct ward_limits *l = &p->limits;
 		fprintf(
 		    out, "  one run: %s (wall %s + grace %s)\n",
-		    describe_duration(pool, b->run_ms),
-		    describe_duration(pool, l->value[WARD_LIM_WALL]),
-		    describe_duration(pool, ward_limit_is_set(l, WARD_LIM_GRACE)
+		    ward_duration_str(pool, b->run_ms),
+		    ward_duration_str(pool, l->value[WARD_LIM_WALL]),
+		    ward_duration_str(pool, ward_limit_is_set(l, WARD_LIM_GRACE)
 						? l->value[WARD_LIM_GRACE]
 						: 0));
 		fprintf(out,
 			"  end to end, %llu retries and %s of queue and "
 			"start-up:\n    (1 + %llu) x %s + %s = %s\n",
 			(unsigned long long)b->retries,
-			describe_duration(pool, b->queue_ms),
+			ward_duration_str(pool, b->queue_ms),
 			(unsigned long long)b->retries,
-			describe_duration(pool, b->run_ms),
-			describe_duration(pool, b->queue_ms),
-			describe_duration(pool, b->worst_ms));
+			ward_duration_str(pool, b->run_ms),
+			ward_duration_str(pool, b->queue_ms),
+			ward_duration_str(pool, b->worst_ms));
 	}
 	for (uint32_t i = 0; i < p->nexports; i++) {
 		const struct ward_export_rule *e = &p->exports[i];
@@ -204,15 +206,15 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 		fprintf(out, "  export %s: ", e->slot);
 		if (e->total)
 			fprintf(out, "min(%u x %s = %s, total %s) = %s\n",
-				e->max_files, describe_size(pool, e->per_file),
-				big ? "> 16 EiB" : describe_size(pool, product),
-				describe_size(pool, e->total),
-				describe_size(pool, ward_export_bound(e)));
+				e->max_files, ward_size_str(pool, e->per_file),
+				big ? "> 16 EiB" : ward_size_str(pool, product),
+				ward_size_str(pool, e->total),
+				ward_size_str(pool, ward_export_bound(e)));
 		else
 			fprintf(out, "%u x %s = %s (no total cap)\n",
-				e->max_files, describe_size(pool, e->per_file),
+				e->max_files, ward_size_str(pool, e->per_file),
 				big ? "> 16 EiB"
-				    : describe_size(pool, product));
+				    : ward_size_str(pool, product));
 	}
 }
 
@@ -222,9 +224,15 @@ void ward_budget_doc(struct doc *d, struct ward_pool *pool,
 		     const struct ward_policy *p, const struct ward_budget *b)
 {
 	struct doc *list = doc_add(d, "export", doc_list(pool));
+	struct doc *bd;
+	struct doc *ex;
+
 	for (uint32_t i = 0; i < p->nexports; i++) {
 		const struct ward_export_rule *e = &p->exports[i];
 		struct doc *x = doc_add(list, NULL, doc_map(pool));
+		struct doc *names;
+		struct doc *types;
+
 		doc_set_str(pool, x, "slot", e->slot);
 		doc_set_uint(pool, x, "files", e->max_files);
 		doc_set_uint(pool, x, "per_file_bytes", e->per_file);
@@ -233,10 +241,10 @@ void ward_budget_doc(struct doc *d, struct ward_pool *pool,
 		else
 			doc_add(x, "total_bytes",
 				ward_pool_alloc(pool, sizeof(struct doc)));
-		struct doc *names = doc_add(x, "names", doc_list(pool));
+		names = doc_add(x, "names", doc_list(pool));
 		for (uint32_t k = 0; k < e->nnames; k++)
 			doc_add(names, NULL, doc_str(pool, e->names[k]));
-		struct doc *types = doc_add(x, "types", doc_list(pool));
+		types = doc_add(x, "types", doc_list(pool));
 		for (uint32_t bit = 1; bit & WARD_EXPORT_T_ALL; bit <<= 1)
 			if (e->types & bit)
 				doc_add(
@@ -247,7 +255,7 @@ void ward_budget_doc(struct doc *d, struct ward_pool *pool,
 		doc_set_uint(pool, x, "bound_bytes", ward_export_bound(e));
 	}
 
-	struct doc *bd = doc_add(d, "budget", doc_map(pool));
+	bd = doc_add(d, "budget", doc_map(pool));
 	doc_set_uint(pool, bd, "retries", b->retries);
 	doc_set_uint(pool, bd, "queue_ms", b->queue_ms);
 	if (b->bounded) {
@@ -260,7 +268,7 @@ void ward_budget_doc(struct doc *d, struct ward_pool *pool,
 		doc_add(bd, "worst_ms",
 			ward_pool_alloc(pool, sizeof(struct doc)));
 	}
-	struct doc *ex = doc_add(bd, "export_bytes", doc_map(pool));
+	ex = doc_add(bd, "export_bytes", doc_map(pool));
 	for (uint32_t i = 0; i < p->nexports; i++)
 		doc_set_uint(pool, ex, p->exports[i].slot,
 			     ward_export_bound(&p->exports[i]));

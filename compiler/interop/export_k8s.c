@@ -32,13 +32,15 @@
 static const char *k8s_name(struct ward_pool *p, const char *name)
 {
 	char *s = ward_pool_strdup(p, name);
+	size_t n;
+
 	for (char *c = s; *c; c++)
 		*c = isalnum((unsigned char)*c)
 			 ? (char)tolower((unsigned char)*c)
 			 : '-';
 	while (*s == '-')
 		s++;
-	size_t n = strlen(s);
+	n = strlen(s);
 	while (n > 0 && s[n - 1] == '-')
 		s[--n] = 0;
 	return n ? s : "ward";
@@ -79,23 +81,28 @@ static struct doc *profile_doc(struct ward_pool *p,
 	/* The operator's profiles have no defaultErrnoRet: a runtime then
 	 * answers EPERM. Any other errno is given to each syscall by name. */
 	struct ward_action dflt = pol->rules.default_action, base = dflt;
+	struct ward_xseccomp x;
+	struct doc *d;
+	struct doc *meta;
+
 	if (dflt.kind == WARD_ACT_ERRNO && dflt.errno_nr != 1) {
+		const char *e;
+
 		base = (struct ward_action){WARD_ACT_ERRNO, 1};
-		const char *e = ward_errno_name((int)dflt.errno_nr);
+		e = ward_errno_name((int)dflt.errno_nr);
 		ward_note(notes,
 			  "seccomp: SeccompProfile has no defaultErrnoRet: "
 			  "every syscall this compiler knows gets errno %s by "
 			  "name, and syscalls newer than it get EPERM",
 			  e ? e : ward_pool_printf(p, "%u", dflt.errno_nr));
 	}
-	struct ward_xseccomp x;
 	if (ward_export_seccomp(p, &pol->rules, pol->arch, base, &x, err) < 0 ||
 	    ward_xseccomp_check(&x, pol->arch, err) < 0)
 		return NULL;
-	struct doc *d = doc_map(p);
+	d = doc_map(p);
 	doc_set_str(p, d, "apiVersion", SPO_API);
 	doc_set_str(p, d, "kind", "SeccompProfile");
-	struct doc *meta = doc_add(d, "metadata", doc_map(p));
+	meta = doc_add(d, "metadata", doc_map(p));
 	doc_set_str(p, meta, "name", name);
 	doc_add(d, "spec", ward_xseccomp_doc(p, &x, pol->arch, false));
 	ward_note(notes,
@@ -111,18 +118,23 @@ static struct doc *container_security(struct ward_pool *p,
 				      const struct ward_policy *pol)
 {
 	struct doc *sc = doc_map(p);
+	struct doc *caps;
+	uint64_t keep;
+
 	doc_set_bool(p, sc, "allowPrivilegeEscalation", false);
 	doc_set_bool(p, sc, "privileged", false);
 	doc_set_bool(p, sc, "readOnlyRootFilesystem", true);
-	struct doc *caps = doc_add(sc, "capabilities", doc_map(p));
+	caps = doc_add(sc, "capabilities", doc_map(p));
 	doc_add(doc_add(caps, "drop", doc_list(p)), NULL, doc_str(p, "ALL"));
-	uint64_t keep = pol->identity.caps_keep;
+	keep = pol->identity.caps_keep;
 	if (keep) {
 		struct doc *add = doc_add(caps, "add", doc_list(p));
 		for (int c = 0; c < 64; c++) {
+			const char *n;
+
 			if (!((keep >> c) & 1))
 				continue;
-			const char *n = ward_cap_name(c);
+			n = ward_cap_name(c);
 			/* Kubernetes writes them without the prefix */
 			if (n && !strncmp(n, "CAP_", 4))
 				n += 4;
@@ -184,6 +196,11 @@ static void volumes(struct ward_pool *p, const struct ward_policy *pol,
 	unsigned k = 0;
 	for (uint32_t i = 1; i < pol->nmounts; i++) {
 		const struct ward_mount *m = &pol->mounts[i];
+		const char *vname;
+		struct doc *vm;
+		struct doc *v;
+		struct doc *ed;
+
 		if (m->kind != WARD_MNT_TMPFS) {
 			mount_notes(p, m, notes);
 			continue;
@@ -192,13 +209,13 @@ static void volumes(struct ward_pool *p, const struct ward_policy *pol,
 			mounts = doc_add(ctr, "volumeMounts", doc_list(p));
 			vols = doc_add(spec, "volumes", doc_list(p));
 		}
-		const char *vname = ward_pool_printf(p, "tmpfs-%u", k++);
-		struct doc *vm = doc_add(mounts, NULL, doc_map(p));
+		vname = ward_pool_printf(p, "tmpfs-%u", k++);
+		vm = doc_add(mounts, NULL, doc_map(p));
 		doc_set_str(p, vm, "name", vname);
 		doc_set_str(p, vm, "mountPath", m->dst);
-		struct doc *v = doc_add(vols, NULL, doc_map(p));
+		v = doc_add(vols, NULL, doc_map(p));
 		doc_set_str(p, v, "name", vname);
-		struct doc *ed = doc_add(v, "emptyDir", doc_map(p));
+		ed = doc_add(v, "emptyDir", doc_map(p));
 		doc_set_str(p, ed, "medium", "Memory");
 		doc_set_str(p, ed, "sizeLimit", bytes_quantity(p, m->size));
 		ward_note(
@@ -250,16 +267,25 @@ static struct doc *pod_doc(struct ward_pool *p, const struct ward_policy *pol,
 	const struct ward_identity *id = &pol->identity;
 	const struct ward_limits *l = &pol->limits;
 	struct doc *d = doc_map(p);
+	struct doc *meta;
+	struct doc *spec;
+	const char *host;
+	const char *label;
+	struct doc *psc;
+	struct doc *sp;
+	struct doc *ctr;
+	struct doc *env = NULL;
+
 	doc_set_str(p, d, "apiVersion", "v1");
 	doc_set_str(p, d, "kind", "Pod");
-	struct doc *meta = doc_add(d, "metadata", doc_map(p));
+	meta = doc_add(d, "metadata", doc_map(p));
 	doc_set_str(p, meta, "name", name);
 	doc_set_str(p, doc_add(meta, "labels", doc_map(p)), LABEL, name);
 
-	struct doc *spec = doc_add(d, "spec", doc_map(p));
+	spec = doc_add(d, "spec", doc_map(p));
 	/* a Pod's hostname is one DNS label: lower case, no dots */
-	const char *host = id->hostname[0] ? id->hostname : "ward";
-	const char *label = k8s_name(p, host);
+	host = id->hostname[0] ? id->hostname : "ward";
+	label = k8s_name(p, host);
 	if (strcmp(label, host))
 		ward_note(notes,
 			  "identity: hostname \"%s\" is \"%s\" in a Pod (one "
@@ -287,27 +313,28 @@ static struct doc *pod_doc(struct ward_pool *p, const struct ward_policy *pol,
 				doc_str(p, h->name));
 		}
 	}
-	struct doc *psc = doc_add(spec, "securityContext", doc_map(p));
+	psc = doc_add(spec, "securityContext", doc_map(p));
 	doc_set_bool(p, psc, "runAsNonRoot", id->uid != 0);
 	if (id->uid == 0)
 		ward_note(notes, "identity: `user 0` is root in the container; "
 				 "ward maps it to an unprivileged host user");
 	doc_set_uint(p, psc, "runAsUser", id->uid);
 	doc_set_uint(p, psc, "runAsGroup", id->gid);
-	struct doc *sp = doc_add(psc, "seccompProfile", doc_map(p));
+	sp = doc_add(psc, "seccompProfile", doc_map(p));
 	doc_set_str(p, sp, "type", "Localhost");
 	doc_set_str(p, sp, "localhostProfile",
 		    ward_pool_printf(p, "operator/default/%s.json", name));
 
-	struct doc *ctr =
+	ctr =
 	    doc_add(doc_add(spec, "containers", doc_list(p)), NULL, doc_map(p));
 	doc_set_str(p, ctr, "name", name);
 	doc_set_str(p, ctr, "image", "IMAGE");
 	if (id->workdir)
 		doc_set_str(p, ctr, "workingDir", id->workdir);
-	struct doc *env = NULL;
 	for (uint32_t i = 0; i < pol->nenv; i++) {
 		const struct ward_env_var *v = &pol->env[i];
+		struct doc *e;
+
 		if (!v->value) {
 			ward_note(notes,
 				  "env: `inherit %s`: a Pod is fixed: set its "
@@ -317,7 +344,7 @@ static struct doc *pod_doc(struct ward_pool *p, const struct ward_policy *pol,
 		}
 		if (!env)
 			env = doc_add(ctr, "env", doc_list(p));
-		struct doc *e = doc_add(env, NULL, doc_map(p));
+		e = doc_add(env, NULL, doc_map(p));
 		doc_set_str(p, e, "name", v->name);
 		doc_set_str(p, e, "value", v->value);
 	}
@@ -346,17 +373,22 @@ static struct doc *netpol_doc(struct ward_pool *p,
 			      const struct ward_policy *pol, const char *name)
 {
 	struct doc *d = doc_map(p);
+	struct doc *spec;
+	struct doc *sel;
+	struct doc *types;
+	struct doc *egress;
+
 	doc_set_str(p, d, "apiVersion", "networking.k8s.io/v1");
 	doc_set_str(p, d, "kind", "NetworkPolicy");
 	doc_set_str(p, doc_add(d, "metadata", doc_map(p)), "name", name);
-	struct doc *spec = doc_add(d, "spec", doc_map(p));
-	struct doc *sel = doc_add(spec, "podSelector", doc_map(p));
+	spec = doc_add(d, "spec", doc_map(p));
+	sel = doc_add(spec, "podSelector", doc_map(p));
 	doc_set_str(p, doc_add(sel, "matchLabels", doc_map(p)), LABEL, name);
-	struct doc *types = doc_add(spec, "policyTypes", doc_list(p));
+	types = doc_add(spec, "policyTypes", doc_list(p));
 	doc_add(types, NULL, doc_str(p, "Ingress"));
 	doc_add(types, NULL, doc_str(p, "Egress"));
 	doc_add(spec, "ingress", doc_list(p));
-	struct doc *egress = doc_add(spec, "egress", doc_list(p));
+	egress = doc_add(spec, "egress", doc_list(p));
 	if (pol->net.mode != WARD_NET_ALLOWLIST)
 		return d;
 	for (uint32_t i = 0; i < pol->net.nrules; i++) {
@@ -364,12 +396,14 @@ static struct doc *netpol_doc(struct ward_pool *p,
 		struct doc *e = doc_add(egress, NULL, doc_map(p));
 		struct doc *to =
 		    doc_add(doc_add(e, "to", doc_list(p)), NULL, doc_map(p));
+		struct doc *port;
+
 		doc_set_str(
 		    p, doc_add(to, "ipBlock", doc_map(p)), "cidr",
 		    ward_pool_printf(p, "%s/%u",
 				     describe_addr(p, r->family, r->addr),
 				     r->prefix));
-		struct doc *port =
+		port =
 		    doc_add(doc_add(e, "ports", doc_list(p)), NULL, doc_map(p));
 		doc_set_str(p, port, "protocol",
 			    r->proto == IPPROTO_UDP ? "UDP" : "TCP");
@@ -406,17 +440,20 @@ int ward_export_k8s(struct ward_pool *p, const struct ward_policy *pol,
 {
 	const char *name = k8s_name(p, pol->meta.policy_name);
 	struct doc *prof = profile_doc(p, pol, name, notes, err);
+	struct doc *pod;
+	struct doc *net;
+	char hex[65];
+
 	if (!prof)
 		return -1;
-	struct doc *pod = pod_doc(p, pol, name, notes);
-	struct doc *net = netpol_doc(p, pol, name);
+	pod = pod_doc(p, pol, name, notes);
+	net = netpol_doc(p, pol, name);
 	ward_net_notes(p, pol, notes,
 		       "in the NetworkPolicy, which a CNI plugin must enforce");
 	if (strcmp(name, pol->meta.policy_name))
 		ward_note(notes, "the policy `%s` is named `%s` here",
 			  pol->meta.policy_name, name);
 
-	char hex[65];
 	ward_hex(pol->meta.source_digest, 32, hex);
 	fprintf(out,
 		"# Kubernetes documents of the ward policy `%s`\n"

@@ -26,9 +26,11 @@
 void ward_note(struct ward_notes *n, const char *fmt, ...)
 {
 	va_list ap;
-	va_start(ap, fmt);
 	char *s = NULL;
-	int len = vasprintf(&s, fmt, ap);
+	int len;
+
+	va_start(ap, fmt);
+	len = vasprintf(&s, fmt, ap);
 	va_end(ap);
 	if (len < 0)
 		return;
@@ -65,9 +67,11 @@ static struct doc *caps_list(struct ward_pool *p, uint64_t keep)
 {
 	struct doc *l = doc_list(p);
 	for (int c = 0; c < 64; c++) {
+		const char *name;
+
 		if (!((keep >> c) & 1))
 			continue;
-		const char *name = ward_cap_name(c);
+		name = ward_cap_name(c);
 		doc_add(
 		    l, NULL,
 		    doc_str(p, name ? name : ward_pool_printf(p, "CAP_%d", c)));
@@ -89,12 +93,31 @@ static struct doc *process_doc(struct ward_pool *p,
 			       struct ward_notes *notes)
 {
 	struct doc *proc = doc_map(p);
+	struct doc *user;
+	struct doc *env;
+	struct doc *caps;
+	static const char *const sets[] = {
+	    "bounding", "effective", "inheritable", "permitted", "ambient"};
+	struct doc *rlimits;
+	const struct ward_limits *l;
+
+	static const struct {
+		enum ward_limit k;
+		const char *type;
+	} rl[] = {
+	    {WARD_LIM_NOFILE, "RLIMIT_NOFILE"},
+	    {WARD_LIM_NPROC, "RLIMIT_NPROC"},
+	    {WARD_LIM_FILESIZE, "RLIMIT_FSIZE"},
+	    {WARD_LIM_STACK, "RLIMIT_STACK"},
+	    {WARD_LIM_MEMLOCK, "RLIMIT_MEMLOCK"},
+	};
+
 	doc_set_bool(p, proc, "terminal", false);
-	struct doc *user = doc_add(proc, "user", doc_map(p));
+	user = doc_add(proc, "user", doc_map(p));
 	doc_set_uint(p, user, "uid", pol->identity.uid);
 	doc_set_uint(p, user, "gid", pol->identity.gid);
 	doc_add(proc, "args", doc_list(p)); /* the caller's */
-	struct doc *env = doc_add(proc, "env", doc_list(p));
+	env = doc_add(proc, "env", doc_list(p));
 	for (uint32_t i = 0; i < pol->nenv; i++) {
 		const struct ward_env_var *v = &pol->env[i];
 		if (v->value)
@@ -113,24 +136,12 @@ static struct doc *process_doc(struct ward_pool *p,
 
 	/* Kept capabilities are in all five sets, as the launcher keeps them
 	 * across execve for a non-root user (ambient). */
-	struct doc *caps = doc_add(proc, "capabilities", doc_map(p));
-	static const char *const sets[] = {
-	    "bounding", "effective", "inheritable", "permitted", "ambient"};
+	caps = doc_add(proc, "capabilities", doc_map(p));
 	for (size_t i = 0; i < ARRAY_LEN(sets); i++)
 		doc_add(caps, sets[i], caps_list(p, pol->identity.caps_keep));
 
-	static const struct {
-		enum ward_limit k;
-		const char *type;
-	} rl[] = {
-	    {WARD_LIM_NOFILE, "RLIMIT_NOFILE"},
-	    {WARD_LIM_NPROC, "RLIMIT_NPROC"},
-	    {WARD_LIM_FILESIZE, "RLIMIT_FSIZE"},
-	    {WARD_LIM_STACK, "RLIMIT_STACK"},
-	    {WARD_LIM_MEMLOCK, "RLIMIT_MEMLOCK"},
-	};
-	struct doc *rlimits = doc_add(proc, "rlimits", doc_list(p));
-	const struct ward_limits *l = &pol->limits;
+	rlimits = doc_add(proc, "rlimits", doc_list(p));
+	l = &pol->limits;
 	for (size_t i = 0; i < ARRAY_LEN(rl); i++)
 		if (ward_limit_is_set(l, rl[i].k))
 			add_rlimit(p, rlimits, rl[i].type, l->value[rl[i].k]);
@@ -181,16 +192,17 @@ static void dev_mounts(struct ward_pool *p, struct doc *list, const char *dst,
 	struct doc *m = mount_doc(p, list, dst, "tmpfs", "tmpfs");
 	const char *dev[] = {"nosuid", "noexec", "strictatime", "mode=755",
 			     "size=64k"};
+	const char *pts[] = {"nosuid", "noexec", "newinstance", "ptmxmode=0666",
+			     "mode=0620"};
+	const char *shm[] = {"nosuid", "noexec", "nodev", "mode=1777",
+			     "size=65536k"};
+
 	doc_add(m, "options", str_list(p, dev, ARRAY_LEN(dev)));
 	m = mount_doc(p, list, ward_pool_printf(p, "%s/pts", dst), "devpts",
 		      "devpts");
-	const char *pts[] = {"nosuid", "noexec", "newinstance", "ptmxmode=0666",
-			     "mode=0620"};
 	doc_add(m, "options", str_list(p, pts, ARRAY_LEN(pts)));
 	m = mount_doc(p, list, ward_pool_printf(p, "%s/shm", dst), "tmpfs",
 		      "shm");
-	const char *shm[] = {"nosuid", "noexec", "nodev", "mode=1777",
-			     "size=65536k"};
 	doc_add(m, "options", str_list(p, shm, ARRAY_LEN(shm)));
 	if (strcmp(dst, "/dev"))
 		ward_note(notes,
@@ -231,7 +243,6 @@ static struct doc *mounts_doc(struct ward_pool *p,
 				  m->src, m->dst, m->src);
 			break;
 		case WARD_MNT_TMPFS: {
-			d = mount_doc(p, list, m->dst, "tmpfs", "tmpfs");
 			const char *o[] = {
 			    "nosuid",
 			    "nodev",
@@ -241,12 +252,14 @@ static struct doc *mounts_doc(struct ward_pool *p,
 			    ward_pool_printf(p, "mode=%o", m->mode),
 			    ward_pool_printf(p, "uid=%u", pol->identity.uid),
 			    ward_pool_printf(p, "gid=%u", pol->identity.gid)};
+			d = mount_doc(p, list, m->dst, "tmpfs", "tmpfs");
 			doc_add(d, "options", str_list(p, o, ARRAY_LEN(o)));
 			break;
 		}
 		case WARD_MNT_PROC: {
-			d = mount_doc(p, list, m->dst, "proc", "proc");
 			const char *o[] = {"nosuid", "nodev", "noexec"};
+
+			d = mount_doc(p, list, m->dst, "proc", "proc");
 			doc_add(d, "options", str_list(p, o, ARRAY_LEN(o)));
 			break;
 		}
@@ -375,15 +388,24 @@ struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
 			    struct ward_notes *notes, ward_err *err)
 {
 	struct ward_xseccomp x;
+	struct doc *cfg;
+	struct doc *root;
+	struct doc *lx;
+	struct doc *ns;
+	static const char *const types[] = {"pid",   "network", "ipc", "uts",
+					    "mount", "cgroup",	"user"};
+	struct doc *ann;
+	char hex[65];
+
 	if (ward_export_seccomp(p, &pol->rules, pol->arch,
 				pol->rules.default_action, &x, err) < 0 ||
 	    ward_xseccomp_check(&x, pol->arch, err) < 0)
 		return NULL;
 
-	struct doc *cfg = doc_map(p);
+	cfg = doc_map(p);
 	doc_set_str(p, cfg, "ociVersion", "1.0.2");
 	doc_add(cfg, "process", process_doc(p, pol, notes));
-	struct doc *root = doc_add(cfg, "root", doc_map(p));
+	root = doc_add(cfg, "root", doc_map(p));
 	doc_set_str(p, root, "path", "rootfs");
 	doc_set_bool(p, root, "readonly", true);
 	doc_set_str(p, cfg, "hostname",
@@ -391,12 +413,10 @@ struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
 					      : "ward");
 	doc_add(cfg, "mounts", mounts_doc(p, pol, notes));
 
-	struct doc *lx = doc_add(cfg, "linux", doc_map(p));
+	lx = doc_add(cfg, "linux", doc_map(p));
 	id_mapping(p, lx, "uidMappings", pol->identity.uid);
 	id_mapping(p, lx, "gidMappings", pol->identity.gid);
-	struct doc *ns = doc_add(lx, "namespaces", doc_list(p));
-	static const char *const types[] = {"pid",   "network", "ipc", "uts",
-					    "mount", "cgroup",	"user"};
+	ns = doc_add(lx, "namespaces", doc_list(p));
 	for (size_t i = 0; i < ARRAY_LEN(types); i++)
 		doc_set_str(p, doc_add(ns, NULL, doc_map(p)), "type", types[i]);
 	doc_add(lx, "resources", resources_doc(p, pol, notes));
@@ -413,9 +433,8 @@ struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
 	limits_notes(p, pol, notes);
 	ward_export_rule_notes(pol, notes);
 
-	struct doc *ann = doc_add(cfg, "annotations", doc_map(p));
+	ann = doc_add(cfg, "annotations", doc_map(p));
 	doc_set_str(p, ann, "io.ward.policy", pol->meta.policy_name);
-	char hex[65];
 	ward_hex(pol->meta.source_digest, 32, hex);
 	doc_set_str(p, ann, "io.ward.source-digest",
 		    ward_pool_printf(p, "sha256:%s", hex));

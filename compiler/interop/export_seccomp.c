@@ -22,7 +22,7 @@
 #include "export.h"
 
 #include "describe.h"
-#include "seccomp_args.h"
+#include "rules_meaning.h"
 
 #include <errno.h>
 #include <linux/filter.h>
@@ -103,9 +103,11 @@ static void range_blocks(uint64_t lo, uint64_t hi, struct plist *l)
 {
 	for (;;) {
 		unsigned k = lo ? (unsigned)__builtin_ctzll(lo) : 63;
+		uint64_t last;
+
 		while (k > 0 && hi - lo < (1ull << k) - 1)
 			k--;
-		uint64_t last = (1ull << k) - 1; /* block size - 1 */
+		last = (1ull << k) - 1; /* block size - 1 */
 		push_mask(l, ~last, lo);
 		if (hi - lo == last)
 			return;
@@ -179,13 +181,14 @@ static void meet(const struct piece *x, const struct piece *y,
 			push_range(out, w + 1, x->b);
 	} else if (x->kind == P_RANGE && y->kind == P_MASK) {
 		uint64_t lo = y->b, hi = y->b | ~y->a; /* the set's ends */
+		struct plist blocks = {0};
+
 		if (hi < x->a || lo > x->b)
 			return;
 		if (x->a <= lo && hi <= x->b) {
 			push(out, *y);
 			return;
 		}
-		struct plist blocks = {0};
 		range_blocks(x->a > lo ? x->a : lo, x->b < hi ? x->b : hi,
 			     &blocks);
 		for (unsigned i = 0; i < blocks.n; i++)
@@ -216,26 +219,11 @@ static void meet(const struct piece *x, const struct piece *y,
 	}
 }
 
-static uint8_t negate_op(uint8_t op)
-{
-	static const uint8_t neg[] = {
-	    [WARD_CMP_EQ] = WARD_CMP_NE,
-	    [WARD_CMP_NE] = WARD_CMP_EQ,
-	    [WARD_CMP_LT] = WARD_CMP_GE,
-	    [WARD_CMP_LE] = WARD_CMP_GT,
-	    [WARD_CMP_GT] = WARD_CMP_LE,
-	    [WARD_CMP_GE] = WARD_CMP_LT,
-	    [WARD_CMP_MASKED_EQ] = WARD_CMP_MASKED_NE,
-	    [WARD_CMP_MASKED_NE] = WARD_CMP_MASKED_EQ,
-	};
-	return neg[op];
-}
-
 /* The values of its argument for which c holds (or, negated, fails). */
 static void cmp_pieces(const struct ward_cmp *c, bool negated, struct plist *l)
 {
 	uint64_t v = c->value, m = c->mask;
-	switch (negated ? negate_op(c->op) : c->op) {
+	switch (negated ? ward_cmp_negate(c->op) : c->op) {
 	case WARD_CMP_EQ:
 		push_range(l, v, v);
 		break;
@@ -307,9 +295,10 @@ static bool merge_pair(const struct piece *x, const struct piece *y,
 	}
 	if (x->kind == P_MASK && y->kind == P_MASK && x->a == y->a) {
 		uint64_t d = x->b ^ y->b;
+		struct plist l = {0};
+
 		if (!d || (d & (d - 1)) || !(d & x->a))
 			return false;
-		struct plist l = {0};
 		push_mask(&l, x->a & ~d, x->b & ~d);
 		*out = l.v[0];
 		return true;
@@ -340,6 +329,8 @@ static int set_meet(struct ward_pool *tmp, const struct pset *a,
 		    const struct plist *q, struct pset *out)
 {
 	struct ward_vec v = {0};
+	unsigned n;
+
 	for (unsigned i = 0; i < a->n; i++)
 		for (unsigned j = 0; j < q->n; j++) {
 			struct plist r = {0};
@@ -350,7 +341,7 @@ static int set_meet(struct ward_pool *tmp, const struct pset *a,
 				*(struct piece *)ward_vec_push(
 				    tmp, &v, sizeof(struct piece)) = r.v[k];
 		}
-	unsigned n = (unsigned)v.n;
+	n = (unsigned)v.n;
 	simplify(v.items, &n);
 	out->v = v.items;
 	out->n = n;
@@ -446,8 +437,9 @@ static int minus_conj(struct ward_pool *tmp, const struct boxes *in,
 	_cleanup_boxes_ struct boxes acc = {0};
 	int rc = boxes_copy(in, &acc);
 	for (uint32_t i = 0; i < c->ncmps && acc.n && rc == 0; i++) {
-		rc = and_cmp(tmp, &acc, &c->cmps[i], true, out);
 		struct boxes next = {0};
+
+		rc = and_cmp(tmp, &acc, &c->cmps[i], true, out);
 		if (rc == 0)
 			rc = and_cmp(tmp, &acc, &c->cmps[i], false, &next);
 		boxes_free(&acc);
@@ -482,6 +474,10 @@ static int merge_boxes(struct ward_pool *tmp, struct boxes *b)
 		for (size_t i = 0; i < b->n; i++)
 			for (size_t j = i + 1; j < b->n; j++) {
 				int diff = -1, ndiff = 0;
+				struct piece *v;
+				unsigned n;
+				const struct pset *x, *y;
+
 				for (int k = 0; k < 6 && ndiff < 2; k++)
 					if (!set_equal(&b->v[i].s[k],
 						       &b->v[j].s[k])) {
@@ -490,15 +486,15 @@ static int merge_boxes(struct ward_pool *tmp, struct boxes *b)
 					}
 				if (ndiff != 1)
 					continue;
-				const struct pset *x = &b->v[i].s[diff],
-						  *y = &b->v[j].s[diff];
+				x = &b->v[i].s[diff];
+				y = &b->v[j].s[diff];
 				if (x->n + y->n > MAX_PIECES)
 					return -E2BIG;
-				struct piece *v = ward_pool_array(
-				    tmp, x->n + y->n, sizeof(*v));
+				v = ward_pool_array(tmp, x->n + y->n,
+						    sizeof(*v));
 				memcpy(v, x->v, x->n * sizeof(*v));
 				memcpy(v + x->n, y->v, y->n * sizeof(*v));
-				unsigned n = x->n + y->n;
+				n = x->n + y->n;
 				simplify(v, &n);
 				b->v[i].s[diff] = (struct pset){v, n};
 				b->v[j--] = b->v[--b->n];
@@ -581,6 +577,8 @@ static void add_entry(struct builder *b, const char *name, struct ward_action a,
 {
 	struct ward_vec *v = n ? &b->cond : &b->plain;
 	struct ward_xentry *items = v->items;
+	struct ward_xentry *e;
+
 	for (size_t i = 0; i < v->n; i++) {
 		if (same_action(items[i].action, a) &&
 		    same_cmps(&items[i], c, n)) {
@@ -589,8 +587,7 @@ static void add_entry(struct builder *b, const char *name, struct ward_action a,
 			return;
 		}
 	}
-	struct ward_xentry *e =
-	    ward_vec_push(b->pool, v, sizeof(struct ward_xentry));
+	e = ward_vec_push(b->pool, v, sizeof(struct ward_xentry));
 	memset(e, 0, sizeof(*e));
 	e->action = a;
 	e->ncmps = n;
@@ -663,6 +660,8 @@ static int add_box(struct builder *b, const char *name, const struct box *x,
 {
 	struct pset parts[6];
 	uint64_t product = 1;
+	unsigned idx[6] = {0};
+
 	for (int i = 0; i < 6; i++) {
 		int rc = lower(b->tmp, &x->s[i], b->one_arg, &parts[i]);
 		if (rc < 0)
@@ -671,19 +670,19 @@ static int add_box(struct builder *b, const char *name, const struct box *x,
 		if (*count + product > MAX_ENTRIES)
 			return -E2BIG;
 	}
-	unsigned idx[6] = {0};
 	for (;;) {
 		struct ward_xcmp c[6];
 		uint8_t n = 0;
+		int pos = 5;
+
 		for (uint8_t i = 0; i < 6; i++)
 			if (!is_any(&parts[i].v[idx[i]]))
 				c[n++] = xcmp_of(i, &parts[i].v[idx[i]]);
 		++*count;
 		add_entry(b, name, a, c, n);
-		int i = 5;
-		while (i >= 0 && ++idx[i] == parts[i].n)
-			idx[i--] = 0;
-		if (i < 0)
+		while (pos >= 0 && ++idx[pos] == parts[pos].n)
+			idx[pos--] = 0;
+		if (pos < 0)
 			return 0;
 	}
 }
@@ -709,9 +708,11 @@ static int syscall_entries(struct builder *b,
 {
 	_cleanup_free_ uint32_t *order =
 	    calloc(sc->nconds ? sc->nconds : 1, sizeof(*order));
+	uint32_t n = 0;
+	int arg = -1;
+
 	if (!order)
 		return -ENOMEM;
-	uint32_t n = 0;
 	for (uint32_t i = 0; i < sc->nconds; i++) {
 		uint32_t j = n++;
 		while (j > 0 &&
@@ -723,7 +724,6 @@ static int syscall_entries(struct builder *b,
 		order[j] = i;
 	}
 
-	int arg = -1;
 	b->one_arg = true;
 	for (uint32_t i = 0; i < sc->nconds; i++)
 		for (uint32_t k = 0; k < sc->conds[i].ncmps; k++) {
@@ -763,10 +763,13 @@ static int syscall_entries(struct builder *b,
 static const char *syscall_name(struct ward_pool *p, uint32_t arch,
 				const struct ward_syscall_rule *sc)
 {
+	char *n;
+	const char *s;
+
 	if (sc->name)
 		return sc->name;
-	char *n = seccomp_syscall_resolve_num_arch(arch, sc->nr);
-	const char *s = n ? ward_pool_strdup(p, n) : NULL;
+	n = seccomp_syscall_resolve_num_arch(arch, sc->nr);
+	s = n ? ward_pool_strdup(p, n) : NULL;
 	free(n);
 	return s;
 }
@@ -782,17 +785,20 @@ int ward_export_seccomp(struct ward_pool *p, const struct ward_rules *rules,
 			struct ward_xseccomp *out, ward_err *err)
 {
 	struct builder b = {.pool = p, .arch = arch, .base = base};
+	size_t n;
 
 	for (uint32_t i = 0; i < rules->nsyscalls; i++) {
 		const struct ward_syscall_rule *sc = &rules->syscalls[i];
 		const char *name = syscall_name(p, arch, sc);
+		int rc;
+
 		if (!name)
 			return ward_fail(err, 0,
 					 "export: syscall number %d has no "
 					 "name on %s",
 					 sc->nr, describe_arch(arch));
 		b.tmp = ward_pool_new();
-		int rc = syscall_entries(&b, sc, name, rules->default_action);
+		rc = syscall_entries(&b, sc, name, rules->default_action);
 		ward_pool_free(b.tmp);
 		if (rc == -E2BIG)
 			return ward_fail(err, 0,
@@ -807,21 +813,23 @@ int ward_export_seccomp(struct ward_pool *p, const struct ward_rules *rules,
 	if (!same_action(base, rules->default_action)) {
 		uint32_t k = 0;
 		for (int nr = 0; nr < 1024; nr++) {
+			char *sname;
+
 			while (k < rules->nsyscalls &&
 			       rules->syscalls[k].nr < nr)
 				k++;
 			if (k < rules->nsyscalls && rules->syscalls[k].nr == nr)
 				continue;
-			char *n = seccomp_syscall_resolve_num_arch(arch, nr);
-			if (!n)
+			sname = seccomp_syscall_resolve_num_arch(arch, nr);
+			if (!sname)
 				continue;
-			add_entry(&b, ward_pool_strdup(p, n),
+			add_entry(&b, ward_pool_strdup(p, sname),
 				  rules->default_action, NULL, 0);
-			free(n);
+			free(sname);
 		}
 	}
 
-	size_t n = b.plain.n + b.cond.n;
+	n = b.plain.n + b.cond.n;
 	out->base = base;
 	out->nentries = n;
 	out->entries = ward_pool_array(p, n ? n : 1, sizeof(*out->entries));
@@ -900,17 +908,20 @@ int ward_xseccomp_load_size(const struct ward_xseccomp *x, uint32_t arch,
 			    uint32_t *ninsns, ward_err *err)
 {
 	_cleanup_close_ int fd = memfd_create("ward-export", MFD_CLOEXEC);
+	pid_t pid;
+	int status;
+	struct stat st;
+
 	if (fd < 0)
 		return ward_fail(err, errno, "memfd_create");
 	fflush(NULL);
-	pid_t pid = fork();
+	pid = fork();
 	if (pid < 0)
 		return ward_fail(err, errno, "fork");
 	if (pid == 0) {
 		alarm(LIBSECCOMP_SECONDS);
 		build_child(x, arch, fd);
 	}
-	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return ward_fail(err, errno, "waitpid");
@@ -926,7 +937,6 @@ int ward_xseccomp_load_size(const struct ward_xseccomp *x, uint32_t arch,
 				 "export: libseccomp refused the profile "
 				 "(status 0x%x)",
 				 (unsigned)status);
-	struct stat st;
 	if (fstat(fd, &st) < 0)
 		return ward_fail(err, errno, "fstat memfd");
 	*ninsns = (uint32_t)((size_t)st.st_size / sizeof(struct sock_filter));
@@ -992,16 +1002,21 @@ struct doc *ward_xseccomp_doc(struct ward_pool *p,
 			      bool with_default_errno)
 {
 	struct doc *m = doc_map(p);
+	struct doc *arches;
+	struct doc *list;
+
 	doc_set_str(p, m, "defaultAction", ward_xaction_name(x->base));
 	if (with_default_errno && x->base.kind == WARD_ACT_ERRNO)
 		doc_set_uint(p, m, "defaultErrnoRet", x->base.errno_nr);
-	struct doc *arches = doc_add(m, "architectures", doc_list(p));
+	arches = doc_add(m, "architectures", doc_list(p));
 	doc_add(arches, NULL, doc_str(p, ward_xarch_name(arch)));
-	struct doc *list = doc_add(m, "syscalls", doc_list(p));
+	list = doc_add(m, "syscalls", doc_list(p));
 	for (size_t i = 0; i < x->nentries; i++) {
 		const struct ward_xentry *e = &x->entries[i];
 		struct doc *d = doc_add(list, NULL, doc_map(p));
 		struct doc *names = doc_add(d, "names", doc_list(p));
+		struct doc *args;
+
 		for (uint32_t k = 0; k < e->nnames; k++)
 			doc_add(names, NULL, doc_str(p, e->names[k]));
 		doc_set_str(p, d, "action", ward_xaction_name(e->action));
@@ -1009,7 +1024,7 @@ struct doc *ward_xseccomp_doc(struct ward_pool *p,
 			doc_set_uint(p, d, "errnoRet", e->action.errno_nr);
 		if (!e->ncmps)
 			continue;
-		struct doc *args = doc_add(d, "args", doc_list(p));
+		args = doc_add(d, "args", doc_list(p));
 		for (uint8_t k = 0; k < e->ncmps; k++) {
 			struct doc *a = doc_add(args, NULL, doc_map(p));
 			doc_set_uint(p, a, "index", e->cmps[k].arg);

@@ -23,7 +23,7 @@
 #include "consts.h"
 #include "driver.h"
 #include "pool.h"
-#include "seccomp_args.h"
+#include "rules_meaning.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -134,10 +134,12 @@ warn(struct im *im, const struct jnode *at, const char *fmt, ...)
 
 static int next_event(struct im *im, yaml_parser_t *ps, yaml_event_t *ev)
 {
+	struct jnode at;
+
 	if (yaml_parser_parse(ps, ev))
 		return 0;
-	struct jnode at = {.line = (unsigned)ps->problem_mark.line + 1,
-			   .col = (unsigned)ps->problem_mark.column + 1};
+	at = (struct jnode){.line = (unsigned)ps->problem_mark.line + 1,
+			    .col = (unsigned)ps->problem_mark.column + 1};
 	return bad(im, &at, "not valid JSON: %s",
 		   ps->problem ? ps->problem : "syntax error");
 }
@@ -177,6 +179,9 @@ static struct jnode *parse_node(struct im *im, yaml_parser_t *ps,
 {
 	struct jnode at = {.line = (unsigned)ev->start_mark.line + 1,
 			   .col = (unsigned)ev->start_mark.column + 1};
+	bool map;
+	struct jnode *n;
+
 	if (depth > MAX_DEPTH) {
 		bad(im, &at, "nested deeper than %d levels", MAX_DEPTH);
 		return NULL;
@@ -188,23 +193,28 @@ static struct jnode *parse_node(struct im *im, yaml_parser_t *ps,
 	if (ev->type == YAML_SCALAR_EVENT) {
 		const yaml_char_t *v = ev->data.scalar.value;
 		size_t len = ev->data.scalar.length;
+		bool plain;
+
 		if (strlen((const char *)v) != len) {
 			bad(im, &at, "a string holds a NUL character");
 			return NULL;
 		}
-		bool plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
-		struct jnode *n = new_node(im, plain ? J_PLAIN : J_STR, ev);
+		plain = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+		n = new_node(im, plain ? J_PLAIN : J_STR, ev);
 		n->s = ward_pool_strdup(im->pool, (const char *)v);
 		return n;
 	}
-	bool map = ev->type == YAML_MAPPING_START_EVENT;
+	map = ev->type == YAML_MAPPING_START_EVENT;
 	if (!map && ev->type != YAML_SEQUENCE_START_EVENT) {
 		bad(im, &at, "unexpected YAML event");
 		return NULL;
 	}
-	struct jnode *n = new_node(im, map ? J_MAP : J_LIST, ev);
+	n = new_node(im, map ? J_MAP : J_LIST, ev);
 	for (;;) {
 		yaml_event_t e;
+		const char *key = NULL;
+		struct jnode *c;
+
 		if (next_event(im, ps, &e) < 0)
 			return NULL;
 		if (e.type == YAML_MAPPING_END_EVENT ||
@@ -212,7 +222,6 @@ static struct jnode *parse_node(struct im *im, yaml_parser_t *ps,
 			yaml_event_delete(&e);
 			return n;
 		}
-		const char *key = NULL;
 		if (map) {
 			struct jnode kat = {
 			    .line = (unsigned)e.start_mark.line + 1,
@@ -232,7 +241,7 @@ static struct jnode *parse_node(struct im *im, yaml_parser_t *ps,
 			if (next_event(im, ps, &e) < 0)
 				return NULL;
 		}
-		struct jnode *c = parse_node(im, ps, &e, depth + 1);
+		c = parse_node(im, ps, &e, depth + 1);
 		yaml_event_delete(&e);
 		if (!c)
 			return NULL;
@@ -246,13 +255,15 @@ static struct jnode *parse_json(struct im *im, const char *text, size_t len)
 	yaml_parser_t ps;
 	yaml_event_t ev;
 	struct jnode *root = NULL;
+	int rc;
+
 	if (!yaml_parser_initialize(&ps)) {
 		ward_fail(im->err, ENOMEM, "libyaml");
 		return NULL;
 	}
 	yaml_parser_set_input_string(&ps, (const unsigned char *)text, len);
 	/* stream start, document start, the value, document end, end */
-	int rc = next_event(im, &ps, &ev);
+	rc = next_event(im, &ps, &ev);
 	if (rc == 0) {
 		yaml_event_delete(&ev);
 		rc = next_event(im, &ps, &ev);
@@ -312,17 +323,19 @@ static int want(struct im *im, const struct jnode *n, enum jkind kind,
 static int to_u64(struct im *im, const struct jnode *n, const char *what,
 		  uint64_t *out)
 {
+	const char *s;
+	uint64_t v = 0;
+
 	if (n->kind != J_PLAIN)
 		return bad(im, n, "%s must be a number, not %s", what,
 			   n->kind == J_STR ? "a string" : "a structure");
-	const char *s = n->s;
+	s = n->s;
 	if (s[0] == '-')
 		return bad(im, n, "%s must not be negative", what);
 	if (!*s || (s[0] == '0' && s[1]) ||
 	    strspn(s, "0123456789") != strlen(s))
 		return bad(im, n, "%s must be an unsigned integer, not `%s`",
 			   what, s);
-	uint64_t v = 0;
 	for (; *s; s++) {
 		unsigned d = (unsigned)(*s - '0');
 		if (v > (UINT64_MAX - d) / 10)
@@ -358,11 +371,14 @@ static int to_action(struct im *im, const struct jnode *n,
 		     const struct jnode *errno_name, struct ward_action *a,
 		     const char **mapped, uint32_t *raw)
 {
+	const char *s;
+	uint32_t nr;
+	bool takes_errno = false, trace = false;
+
 	if (want(im, n, J_STR, "an action") < 0)
 		return -1;
-	const char *s = n->s;
+	s = n->s;
 	*mapped = NULL;
-	bool takes_errno = false, trace = false;
 	if (!strcmp(s, "SCMP_ACT_ALLOW")) {
 		*a = (struct ward_action){WARD_ACT_ALLOW, 0};
 		*raw = SCMP_ACT_ALLOW;
@@ -396,7 +412,7 @@ static int to_action(struct im *im, const struct jnode *n,
 	if (!takes_errno && (!is_null(errno_ret) || !is_null(errno_name)))
 		return bad(im, !is_null(errno_ret) ? errno_ret : errno_name,
 			   "an errno value with `%s` (runtimes refuse it)", s);
-	uint32_t nr = a->errno_nr;
+	nr = a->errno_nr;
 	if (!is_null(errno_ret)) {
 		uint64_t v;
 		if (to_u64(im, errno_ret, "an errno value", &v) < 0)
@@ -411,9 +427,11 @@ static int to_action(struct im *im, const struct jnode *n,
 				   (unsigned long long)v);
 		nr = (uint32_t)v;
 	} else if (!is_null(errno_name)) {
+		int e;
+
 		if (want(im, errno_name, J_STR, "`errno`") < 0)
 			return -1;
-		int e = ward_errno_lookup(errno_name->s);
+		e = ward_errno_lookup(errno_name->s);
 		if (e <= 0)
 			return bad(im, errno_name, "unknown errno name `%s`",
 				   errno_name->s);
@@ -435,19 +453,7 @@ static bool same_action(struct ward_action a, struct ward_action b)
 
 static const char *action_text(struct im *im, struct ward_action a)
 {
-	switch (a.kind) {
-	case WARD_ACT_ALLOW:
-		return "allow";
-	case WARD_ACT_LOG:
-		return "log";
-	case WARD_ACT_TRAP:
-		return "trap";
-	case WARD_ACT_KILL:
-		return "kill";
-	}
-	const char *e = ward_errno_name((int)a.errno_nr);
-	return e ? ward_pool_printf(im->pool, "errno %s", e)
-		 : ward_pool_printf(im->pool, "errno %u", a.errno_nr);
+	return ward_action_name(im->pool, a);
 }
 
 /* --------------------------------------------------------------- entries */
@@ -469,11 +475,12 @@ static bool target_arch_name(uint32_t arch, const char *s)
 static const char *str_list(struct im *im, const struct jnode *l,
 			    const char *what)
 {
+	const char *s = "";
+
 	if (is_null(l))
 		return "";
 	if (want(im, l, J_LIST, what) < 0)
 		return NULL;
-	const char *s = "";
 	for (const struct jnode *c = l->first; c; c = c->next) {
 		if (want(im, c, J_STR, what) < 0)
 			return NULL;
@@ -499,12 +506,16 @@ static int applies(struct im *im, const struct jnode *e, const char **why)
 	const struct jnode *inc = get(e, "includes"), *exc = get(e, "excludes");
 	*why = NULL;
 	if (!is_null(inc)) {
+		const char *caps;
+		const struct jnode *arches;
+		const char *al;
+
 		if (want(im, inc, J_MAP, "`includes`") < 0)
 			return -1;
 		check_keys(im, inc, keys, "`includes`");
-		const char *caps = str_list(im, get(inc, "caps"), "caps");
-		const struct jnode *arches = get(inc, "arches");
-		const char *al = str_list(im, arches, "arches");
+		caps = str_list(im, get(inc, "caps"), "caps");
+		arches = get(inc, "arches");
+		al = str_list(im, arches, "arches");
 		if (!caps || !al)
 			return -1;
 		if (*caps)
@@ -516,11 +527,14 @@ static int applies(struct im *im, const struct jnode *e, const char **why)
 			*why = ward_pool_printf(im->pool, "only for %s", al);
 	}
 	if (!is_null(exc) && !*why) {
+		const struct jnode *arches;
+		const char *al;
+
 		if (want(im, exc, J_MAP, "`excludes`") < 0)
 			return -1;
 		check_keys(im, exc, keys, "`excludes`");
-		const struct jnode *arches = get(exc, "arches");
-		const char *al = str_list(im, arches, "arches");
+		arches = get(exc, "arches");
+		al = str_list(im, arches, "arches");
 		if (!al || !str_list(im, get(exc, "caps"), "caps"))
 			return -1;
 		if (list_has(arches, im->o->arch))
@@ -535,6 +549,11 @@ static int parse_arg(struct im *im, const struct jnode *a, struct ward_cmp *c)
 {
 	static const char *const keys[] = {"index", "value", "valueTwo", "op",
 					   NULL};
+	size_t i = 0;
+	const struct jnode *idx, *op;
+	const struct jnode *v, *v2;
+	uint64_t index = 0, value = 0, value2 = 0;
+
 	static const struct {
 		const char *name;
 		uint8_t op;
@@ -550,9 +569,10 @@ static int parse_arg(struct im *im, const struct jnode *a, struct ward_cmp *c)
 	if (want(im, a, J_MAP, "an argument comparison") < 0)
 		return -1;
 	check_keys(im, a, keys, "an argument comparison");
-	const struct jnode *idx = get(a, "index"), *op = get(a, "op");
-	const struct jnode *v = get(a, "value"), *v2 = get(a, "valueTwo");
-	uint64_t index = 0, value = 0, value2 = 0;
+	idx = get(a, "index");
+	op = get(a, "op");
+	v = get(a, "value");
+	v2 = get(a, "valueTwo");
 	if (!idx || !op)
 		return bad(im, a, "a comparison needs `index` and `op`");
 	if (to_u64(im, idx, "`index`", &index) < 0 ||
@@ -563,7 +583,6 @@ static int parse_arg(struct im *im, const struct jnode *a, struct ward_cmp *c)
 	if (index > 5)
 		return bad(im, idx, "argument index %llu is not 0..5",
 			   (unsigned long long)index);
-	size_t i = 0;
 	while (i < ARRAY_LEN(ops) && strcmp(ops[i].name, op->s))
 		i++;
 	if (i == ARRAY_LEN(ops))
@@ -584,17 +603,23 @@ static int parse_entry(struct im *im, const struct jnode *n, unsigned no,
 	static const char *const keys[] = {
 	    "name", "names",   "action",   "errnoRet", "errno",
 	    "args", "comment", "includes", "excludes", NULL};
+	size_t cap = 1;
+	const struct jnode *act;
+	const struct jnode *comment;
+	const struct jnode *args;
+	const struct jnode *name, *names;
+
 	if (want(im, n, J_MAP, "a syscalls entry") < 0)
 		return -1;
 	check_keys(im, n, keys, "a syscalls entry");
 	e->no = no;
 	e->at = n;
-	const struct jnode *name = get(n, "name"), *names = get(n, "names");
+	name = get(n, "name");
+	names = get(n, "names");
 	if (!is_null(name) && !is_null(names))
 		return bad(im, n, "an entry has `name` or `names`, not both");
 	if (is_null(name) && is_null(names))
 		return bad(im, n, "an entry without `names`");
-	size_t cap = 1;
 	if (!is_null(names)) {
 		if (want(im, names, J_LIST, "`names`") < 0)
 			return -1;
@@ -613,29 +638,32 @@ static int parse_entry(struct im *im, const struct jnode *n, unsigned no,
 		e->name_at[e->nnames] = c;
 		e->names[e->nnames++] = c->s;
 	}
-	const struct jnode *act = get(n, "action");
+	act = get(n, "action");
 	if (!act)
 		return bad(im, n, "an entry without `action`");
 	if (to_action(im, act, get(n, "errnoRet"), get(n, "errno"), &e->action,
 		      &e->mapped, &e->raw) < 0)
 		return -1;
-	const struct jnode *comment = get(n, "comment");
+	comment = get(n, "comment");
 	if (!is_null(comment)) {
 		if (want(im, comment, J_STR, "`comment`") < 0)
 			return -1;
 		e->comment = comment->s;
 	}
-	const struct jnode *args = get(n, "args");
+	args = get(n, "args");
 	if (!is_null(args)) {
+		unsigned seen = 0;
+
 		if (want(im, args, J_LIST, "`args`") < 0)
 			return -1;
-		unsigned seen = 0;
 		for (const struct jnode *c = args->first; c; c = c->next) {
+			struct ward_cmp *cmp;
+
 			if (e->ncmps == 6)
 				return bad(im, c,
 					   "more than 6 comparisons in one "
 					   "entry (runtimes read 6)");
-			struct ward_cmp *cmp = &e->cmps[e->ncmps++];
+			cmp = &e->cmps[e->ncmps++];
 			if (parse_arg(im, c, cmp) < 0)
 				return -1;
 			if (seen & (1u << cmp->arg))
@@ -660,6 +688,13 @@ static int parse_profile(struct im *im, const struct jnode *root)
 					   "listenerPath",
 					   "listenerMetadata",
 					   NULL};
+	const struct jnode *da;
+	const struct jnode *arches;
+	const char *al;
+	const struct jnode *map;
+	const struct jnode *sc;
+	size_t n = 0;
+
 	if (want(im, root, J_MAP, "the profile") < 0)
 		return -1;
 	/* a whole config.json: its linux.seccomp */
@@ -674,7 +709,7 @@ static int parse_profile(struct im *im, const struct jnode *root)
 			return -1;
 	}
 	check_keys(im, root, keys, "the profile");
-	const struct jnode *da = get(root, "defaultAction");
+	da = get(root, "defaultAction");
 	if (!da)
 		return bad(im, root, "the profile has no `defaultAction`");
 	if (to_action(im, da, get(root, "defaultErrnoRet"),
@@ -682,23 +717,26 @@ static int parse_profile(struct im *im, const struct jnode *root)
 		      &im->dflt_raw) < 0)
 		return -1;
 
-	const struct jnode *arches = get(root, "architectures");
-	const char *al = str_list(im, arches, "architectures");
+	arches = get(root, "architectures");
+	al = str_list(im, arches, "architectures");
 	if (!al)
 		return -1;
 	if (*al)
 		*(const char **)ward_vec_push(im->pool, &im->arches,
 					      sizeof(char *)) = al;
-	const struct jnode *map = get(root, "archMap");
+	map = get(root, "archMap");
 	if (!is_null(map)) {
 		if (want(im, map, J_LIST, "`archMap`") < 0)
 			return -1;
 		for (const struct jnode *m = map->first; m; m = m->next) {
+			const struct jnode *a;
+			const char *subs;
+
 			if (want(im, m, J_MAP, "an archMap entry") < 0)
 				return -1;
-			const struct jnode *a = get(m, "architecture");
-			const char *subs = str_list(
-			    im, get(m, "subArchitectures"), "subArchitectures");
+			a = get(m, "architecture");
+			subs = str_list(im, get(m, "subArchitectures"),
+					"subArchitectures");
 			if (!a || a->kind != J_STR || !subs)
 				return bad(im, m,
 					   "an archMap entry needs "
@@ -718,12 +756,11 @@ static int parse_profile(struct im *im, const struct jnode *root)
 		     "`listenerPath` is not imported: ward has no seccomp "
 		     "agent");
 
-	const struct jnode *sc = get(root, "syscalls");
+	sc = get(root, "syscalls");
 	if (is_null(sc))
 		return 0;
 	if (want(im, sc, J_LIST, "`syscalls`") < 0)
 		return -1;
-	size_t n = 0;
 	for (const struct jnode *c = sc->first; c; c = c->next)
 		n++;
 	im->entries =
@@ -842,6 +879,9 @@ static int resolve(struct im *im)
 			const char *name = e->names[k];
 			int nr = seccomp_syscall_resolve_name_arch(
 			    im->scmp_arch, name);
+			struct sys *s;
+			const struct use *last;
+
 			if (nr == __NR_SCMP_ERROR || nr >= MAX_NR) {
 				drop(im, e, name, e->name_at[k], true,
 				     "unknown syscall, skipped");
@@ -857,7 +897,7 @@ static int resolve(struct im *im)
 						 "architecture only");
 				continue;
 			}
-			struct sys *s = &im->sys[nr];
+			s = &im->sys[nr];
 			s->name = name;
 			if (e->ncmps == 0) {
 				if (!s->uncond) {
@@ -881,7 +921,7 @@ static int resolve(struct im *im)
 				}
 				continue;
 			}
-			const struct use *last = s->conds.items;
+			last = s->conds.items;
 			if (s->conds.n && last[s->conds.n - 1].e == e)
 				continue; /* named twice in one entry */
 			*(struct use *)ward_vec_push(im->pool, &s->conds,
@@ -950,17 +990,20 @@ static int probe(struct im *im, const char *text, struct ward_session *s,
 		 FILE *null)
 {
 	_cleanup_close_ int fd = memfd_create("ward-import-probe", MFD_CLOEXEC);
+	char path[64];
+	struct ward_opts o;
+	int rc;
+
 	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
 		return -1;
-	char path[64];
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	struct ward_opts o = {.incdirs = im->o->incdirs,
-			      .nincdirs = im->o->nincdirs,
-			      .arch = im->o->arch,
-			      .format = WARD_DIAG_TEXT,
-			      .color = WARD_COLOR_NEVER,
-			      .diag_out = null};
-	int rc = ward_session_open(s, path, &o);
+	o = (struct ward_opts){.incdirs = im->o->incdirs,
+			       .nincdirs = im->o->nincdirs,
+			       .arch = im->o->arch,
+			       .format = WARD_DIAG_TEXT,
+			       .color = WARD_COLOR_NEVER,
+			       .diag_out = null};
+	rc = ward_session_open(s, path, &o);
 	return rc == WARDC_OK && s->checked.is_policy ? 0 : -1;
 }
 
@@ -971,21 +1014,24 @@ static void load_groups(struct im *im)
 	_cleanup_fclose_ FILE *null = fopen("/dev/null", "w");
 	struct ward_session s;
 	struct ward_vec names = {0};
+	int rc;
+
 	if (!null)
 		return;
-	int rc = probe(im,
-		       "ward 1;\npolicy probe;\nuse groups;\n"
-		       "syscalls default errno ENOSYS {}\n",
-		       &s, null);
+	rc = probe(im,
+		   "ward 1;\npolicy probe;\nuse groups;\n"
+		   "syscalls default errno ENOSYS {}\n",
+		   &s, null);
 	for (size_t f = 0; rc == 0 && f < s.unit.nfiles; f++) {
 		const struct ward_file *file = s.unit.files[f];
 		for (size_t i = 0; file != s.unit.main && i < file->nstmts;
 		     i++) {
 			const struct ward_stmt *st = file->stmts[i];
+			const char *n;
+
 			if (st->kind != WARD_S_GROUP)
 				continue;
-			const char *n =
-			    st->name[0] == '@' ? st->name + 1 : st->name;
+			n = st->name[0] == '@' ? st->name + 1 : st->name;
 			*(const char **)ward_vec_push(im->pool, &names,
 						      sizeof(char *)) =
 			    ward_pool_strdup(im->pool, n);
@@ -1042,6 +1088,10 @@ static size_t pick_groups(struct im *im, const bool *set, bool *covered,
 			  const struct group **out)
 {
 	size_t n = 0;
+	size_t kept = 0;
+	size_t m;
+	size_t w = 0;
+
 	for (size_t g = 0; g < im->ngroups; g++) {
 		const struct group *gr = &im->groups[g];
 		bool all = gr->n > 0;
@@ -1054,7 +1104,6 @@ static size_t pick_groups(struct im *im, const bool *set, bool *covered,
 	_cleanup_free_ unsigned *count = calloc(MAX_NR, sizeof(unsigned));
 	if (!count)
 		return 0;
-	size_t kept = 0;
 	for (size_t g = 0; g < n; g++) {
 		bool adds = false;
 		for (size_t i = 0; i < out[g]->n; i++)
@@ -1066,7 +1115,7 @@ static size_t pick_groups(struct im *im, const bool *set, bool *covered,
 		out[kept++] = out[g];
 	}
 	/* smallest first: drop a group the others cover */
-	size_t m = kept;
+	m = kept;
 	for (size_t g = kept; g-- > 0;) {
 		bool needed = false;
 		for (size_t i = 0; i < out[g]->n; i++)
@@ -1078,7 +1127,6 @@ static size_t pick_groups(struct im *im, const bool *set, bool *covered,
 		out[g] = NULL;
 		m--;
 	}
-	size_t w = 0;
 	for (size_t g = 0; g < kept; g++)
 		if (out[g])
 			out[w++] = out[g];
@@ -1158,9 +1206,10 @@ static void uncond_rules(struct im *im, FILE *out, bool *any_group)
 	size_t nacts = 0;
 	for (int nr = 0; nr < MAX_NR; nr++) {
 		const struct sys *s = &im->sys[nr];
+		size_t i = 0;
+
 		if (!s->uncond)
 			continue;
-		size_t i = 0;
 		while (i < nacts && !same_action(acts[i], s->uncond->action))
 			i++;
 		if (i == nacts && nacts < ARRAY_LEN(acts))
@@ -1183,14 +1232,18 @@ static void uncond_rules(struct im *im, FILE *out, bool *any_group)
 	if (!set || !covered || !groups || !names)
 		return;
 	for (size_t a = 0; a < nacts; a++) {
+		size_t ng;
+		const char *act;
+		size_t n = 0;
+
 		memset(set, 0, MAX_NR * sizeof(bool));
 		memset(covered, 0, MAX_NR * sizeof(bool));
 		for (int nr = 0; nr < MAX_NR; nr++)
 			set[nr] =
 			    im->sys[nr].uncond &&
 			    same_action(im->sys[nr].uncond->action, acts[a]);
-		size_t ng = pick_groups(im, set, covered, groups);
-		const char *act = action_text(im, acts[a]);
+		ng = pick_groups(im, set, covered, groups);
+		act = action_text(im, acts[a]);
 		if (ng) {
 			const char **gn = (const char **)names;
 			for (size_t g = 0; g < ng; g++)
@@ -1200,7 +1253,6 @@ static void uncond_rules(struct im *im, FILE *out, bool *any_group)
 			rule_list(out, act, gn, ng, ";");
 			*any_group = true;
 		}
-		size_t n = 0;
 		for (int nr = 0; nr < MAX_NR; nr++)
 			if (set[nr] && !covered[nr])
 				names[n++] = im->sys[nr].name;
@@ -1243,13 +1295,17 @@ static void cond_rules(struct im *im, FILE *out)
 static const char *policy_name(struct im *im)
 {
 	const char *base = strrchr(im->o->source, '/');
+	char *s;
+	char *dot;
+	char *w;
+
 	base = base ? base + 1 : im->o->source;
-	char *s = ward_pool_strdup(im->pool, base);
-	char *dot = strrchr(s, '.');
+	s = ward_pool_strdup(im->pool, base);
+	dot = strrchr(s, '.');
 	if (dot && dot != s)
 		*dot = 0;
 	/* [A-Za-z_][A-Za-z0-9_]* with -word parts */
-	char *w = s;
+	w = s;
 	for (char *c = s; *c; c++) {
 		char ch = (char)((*c >= 'A' && *c <= 'Z') ||
 					 (*c >= 'a' && *c <= 'z') ||
@@ -1272,13 +1328,15 @@ static const char *policy_name(struct im *im)
 
 static void header(struct im *im, FILE *out)
 {
+	const char *const *a;
+
 	fprintf(out,
 		"# Imported by `wardc import` from %s\n"
 		"# (a Docker or OCI seccomp profile), for %s. Review it before "
 		"use.\n",
 		im->o->source,
 		im->o->arch == WARD_ARCH_AARCH64 ? "aarch64" : "x86_64");
-	const char *const *a = im->arches.items;
+	a = im->arches.items;
 	for (size_t i = 0; i < im->arches.n; i++)
 		fprintf(out, "# The profile's architectures: %s.\n", a[i]);
 	fprintf(out,
@@ -1313,6 +1371,8 @@ static int write_policy(struct im *im, char **text)
 	size_t blen = 0, alen = 0;
 	bool any_group = false;
 	FILE *b = open_memstream(&body, &blen);
+	FILE *f;
+
 	if (!b)
 		return ward_fail(im->err, errno, "open_memstream");
 	uncond_rules(im, b, &any_group);
@@ -1321,7 +1381,7 @@ static int write_policy(struct im *im, char **text)
 		free(body);
 		return ward_fail(im->err, ENOMEM, "import");
 	}
-	FILE *f = open_memstream(&all, &alen);
+	f = open_memstream(&all, &alen);
 	if (!f) {
 		free(body);
 		return ward_fail(im->err, errno, "open_memstream");
@@ -1354,9 +1414,11 @@ int ward_import_docker(const char *json, size_t len,
 	    .err = err,
 	    .scmp_arch = o->arch,
 	};
-	im.sys = ward_pool_array(pool, MAX_NR, sizeof(struct sys));
-	const struct jnode *root = parse_json(&im, json, len);
+	const struct jnode *root;
 	int rc = -1;
+
+	im.sys = ward_pool_array(pool, MAX_NR, sizeof(struct sys));
+	root = parse_json(&im, json, len);
 	if (root && parse_profile(&im, root) == 0 && resolve(&im) == 0 &&
 	    settle(&im) == 0) {
 		load_groups(&im);

@@ -26,15 +26,19 @@ struct lint_finding *lint_add(struct lint_ctx *c, const struct lint_rule *r,
 			      const char *fmt, ...)
 {
 	va_list ap;
+	int n;
+	char *msg;
+	struct lint_finding *f;
+
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	char *msg = ward_pool_alloc(c->pool, (size_t)(n > 0 ? n : 0) + 1);
+	msg = ward_pool_alloc(c->pool, (size_t)(n > 0 ? n : 0) + 1);
 	va_start(ap, fmt);
 	vsnprintf(msg, (size_t)(n > 0 ? n : 0) + 1, fmt, ap);
 	va_end(ap);
 
-	struct lint_finding *f = ward_pool_alloc(c->pool, sizeof(*f));
+	f = ward_pool_alloc(c->pool, sizeof(*f));
 	f->rule = r;
 	f->loc = loc;
 	f->message = msg;
@@ -84,9 +88,12 @@ const char *lint_name_list(struct ward_pool *pool, const char *const *names,
 			   size_t n)
 {
 	size_t len = 1;
+	char *s, *p;
+
 	for (size_t i = 0; i < n; i++)
 		len += strlen(names[i]) + 8;
-	char *s = ward_pool_alloc(pool, len), *p = s;
+	s = ward_pool_alloc(pool, len);
+	p = s;
 	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			p = stpcpy(p, i + 1 == n ? " and " : ", ");
@@ -100,15 +107,17 @@ const char *lint_name_list(struct ward_pool *pool, const char *const *names,
 
 const char *lint_display_path(struct ward_pool *pool, const char *name)
 {
+	size_t n;
+	char real[PATH_MAX], cwd[PATH_MAX];
+
 	if (!name)
 		return "";
-	char real[PATH_MAX], cwd[PATH_MAX];
 	if (!realpath(name, real) || !getcwd(cwd, sizeof(cwd))) {
 		while (name[0] == '.' && name[1] == '/')
 			name += 2;
 		return ward_pool_strdup(pool, name);
 	}
-	size_t n = strlen(cwd);
+	n = strlen(cwd);
 	if (strcmp(cwd, "/") == 0)
 		return ward_pool_strdup(pool, real + 1);
 	if (strncmp(real, cwd, n) == 0 && real[n] == '/')
@@ -127,12 +136,15 @@ static void span_text(const struct ward_sources *src, struct ward_loc loc,
 	for (uint32_t ln = loc.line; ln <= loc.end_line; ln++) {
 		size_t len;
 		const char *s = ward_sources_line(src, loc.file, ln, &len);
+		size_t from;
+		size_t to;
+		bool in_str = false;
+
 		if (!s)
 			break;
-		size_t from = ln == loc.line && loc.col ? loc.col - 1 : 0;
-		size_t to =
+		from = ln == loc.line && loc.col ? loc.col - 1 : 0;
+		to =
 		    ln == loc.end_line && loc.end_col < len ? loc.end_col : len;
-		bool in_str = false;
 		for (size_t i = from; i < to; i++) {
 			char ch = s[i];
 			if (!in_str && ch == '#')
@@ -161,16 +173,21 @@ static void span_text(const struct ward_sources *src, struct ward_loc loc,
 static void fingerprint(struct lint_ctx *c, struct lint_finding *f)
 {
 	struct ward_sha256 h;
+	uint8_t d[WARD_SHA256_LEN];
+	char *hex;
+
 	ward_sha256_init(&h);
 	ward_sha256_update(&h, f->rule->id, strlen(f->rule->id) + 1);
 	if (lint_has_place(f->loc)) {
 		const char *path = lint_display_path(
 		    c->pool, ward_sources_name(c->src, f->loc.file));
+		const struct ward_stmt *st;
+		struct ward_loc span;
+
 		ward_sha256_update(&h, path, strlen(path) + 1);
 		/* a comment's finding: the line holding the comment */
-		const struct ward_stmt *st =
-		    f->rule->run ? lint_innermost(c->unit, f->loc) : NULL;
-		struct ward_loc span = st ? st->loc : f->loc;
+		st = f->rule->run ? lint_innermost(c->unit, f->loc) : NULL;
+		span = st ? st->loc : f->loc;
 		if (!f->rule->run) {
 			span.col = 1;
 			span.end_line = span.line;
@@ -186,9 +203,8 @@ static void fingerprint(struct lint_ctx *c, struct lint_finding *f)
 	}
 	ward_sha256_update(&h, "", 1);
 	ward_sha256_update(&h, f->subject, strlen(f->subject));
-	uint8_t d[WARD_SHA256_LEN];
 	ward_sha256_final(&h, d);
-	char *hex = ward_pool_alloc(c->pool, 2 * 16 + 1);
+	hex = ward_pool_alloc(c->pool, 2 * 16 + 1);
 	ward_hex(d, 16, hex);
 	f->fingerprint = hex;
 }
@@ -258,10 +274,11 @@ static int cmp_cost(const void *pa, const void *pb)
 
 bool lint_rule_applies(const struct lint_rule *r, uint32_t arch)
 {
+	uint32_t scmp;
+
 	if (!arch || !r->syscalls)
 		return true;
-	uint32_t scmp =
-	    arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64 : SCMP_ARCH_X86_64;
+	scmp = arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64 : SCMP_ARCH_X86_64;
 	for (const char *const *n = r->syscalls; *n; n++)
 		if (seccomp_syscall_resolve_name_arch(scmp, *n) >= 0)
 			return true;
@@ -276,19 +293,23 @@ void lint_score_compute(const struct lint_finding *f, size_t n, uint32_t arch,
 	memset(out, 0, sizeof(*out));
 	out->scored = true;
 	for (size_t i = 0; i < lint_nrules; i++) {
+		const char *check;
+		unsigned most = 0;
+		struct lint_cost fail;
+
 		if (!first_of_check(i))
 			continue;
-		const char *check = lint_rules[i].check;
-		unsigned most = 0;
-		struct lint_cost fail = {.check = check};
+		check = lint_rules[i].check;
+		fail = (struct lint_cost){.check = check};
 		for (size_t k = i; k < lint_nrules; k++) {
 			const struct lint_rule *r = &lint_rules[k];
+			bool failed = false, all_suppressed = true;
+
 			if (strcmp(r->check, check) != 0 ||
 			    !lint_rule_applies(r, arch))
 				continue;
 			if (r->weight > most)
 				most = r->weight;
-			bool failed = false, all_suppressed = true;
 			for (size_t j = 0; j < n; j++) {
 				if (f[j].rule != r)
 					continue;
@@ -371,11 +392,14 @@ void lint_count(const struct lint_report *r, unsigned *errors,
 void ward_lint(const struct ward_session *s, const char *file,
 	       struct lint_report *out)
 {
+	struct lint_ctx c;
+	struct lint_finding **fp;
+
 	memset(out, 0, sizeof(*out));
 	out->pool = ward_pool_new();
 	out->src = s->src;
 	out->file = ward_pool_strdup(out->pool, file);
-	struct lint_ctx c = {
+	c = (struct lint_ctx){
 	    .pool = out->pool,
 	    .unit = &s->unit,
 	    .src = s->src,
@@ -395,7 +419,7 @@ void ward_lint(const struct ward_session *s, const char *file,
 	}
 	lint_apply_suppressions(&c);
 
-	struct lint_finding **fp = c.findings.items;
+	fp = c.findings.items;
 	out->nfindings = c.findings.n;
 	out->findings = ward_pool_array(out->pool, out->nfindings + 1,
 					sizeof(*out->findings));

@@ -6,8 +6,8 @@
  * in bytes, and what a viewer or an unpacker executes deserves a word.
  */
 #include "blob.h"
-#include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 #include "util.h"
 
 #include <string.h>
@@ -41,18 +41,21 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 	for (uint32_t i = 0; i < c->p->nexports; i++) {
 		const struct ward_export_rule *e = &c->p->exports[i];
 		uint64_t product;
+		bool big;
+		const struct ward_stmt *st;
+
 		if (e->total || e->max_files < 2)
 			continue;
-		bool big = __builtin_mul_overflow((uint64_t)e->max_files,
-						  e->per_file, &product);
-		const struct ward_stmt *st = export_stmt(c, e);
+		big = __builtin_mul_overflow((uint64_t)e->max_files,
+					     e->per_file, &product);
+		st = export_stmt(c, e);
 		lint_add(
 		    c, r, st ? st->kw_loc : lint_missing_loc(c, WARD_S_FS),
 		    e->slot,
 		    "the export of slot `%s` has no `total` cap: %u files "
 		    "of %s each add up to %s",
-		    e->slot, e->max_files, describe_size(c->pool, e->per_file),
-		    big ? "more than 16 EiB" : describe_size(c->pool, product));
+		    e->slot, e->max_files, ward_size_str(c->pool, e->per_file),
+		    big ? "more than 16 EiB" : ward_size_str(c->pool, product));
 	}
 }
 
@@ -69,9 +72,11 @@ void lint_export_active(struct lint_ctx *c, const struct lint_rule *r)
 	for (uint32_t i = 0; i < c->p->nexports; i++) {
 		const struct ward_export_rule *e = &c->p->exports[i];
 		for (size_t k = 0; k < ARRAY_LEN(active); k++) {
+			const char *name;
+
 			if (!(e->types & active[k]))
 				continue;
-			const char *name = ward_export_type_name(active[k]);
+			name = ward_export_type_name(active[k]);
 			lint_add(
 			    c, r, item_loc(export_stmt(c, e), "types"),
 			    ward_pool_printf(c->pool, "%s:%s", e->slot, name),

@@ -4,6 +4,7 @@
  */
 #include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 
 #include <string.h>
 
@@ -90,10 +91,12 @@ void lint_fs_sensitive_bind(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 1; i < c->p->nmounts; i++) {
 		const struct ward_mount *m = &c->p->mounts[i];
+		bool holds;
+		const char *hit;
+
 		if (m->kind != WARD_MNT_BIND || strcmp(m->src, "/") == 0)
 			continue;
-		bool holds;
-		const char *hit = sensitive_hit(m->src, &holds);
+		hit = sensitive_hit(m->src, &holds);
 		if (!hit)
 			continue;
 		if (hit == m->src)
@@ -128,11 +131,12 @@ void lint_fs_write_exec(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 1; i < c->p->nmounts; i++) {
 		const struct ward_mount *m = &c->p->mounts[i];
+		bool rw;
+
 		if (m->kind != WARD_MNT_BIND && m->kind != WARD_MNT_TMPFS &&
 		    m->kind != WARD_MNT_SLOT)
 			continue;
-		bool rw =
-		    m->kind == WARD_MNT_TMPFS || (m->flags & WARD_MNT_F_RW);
+		rw = m->kind == WARD_MNT_TMPFS || (m->flags & WARD_MNT_F_RW);
 		if (!rw || !(m->flags & WARD_MNT_F_EXEC))
 			continue;
 		lint_add(c, r, mount_loc(c, i), m->dst,
@@ -144,11 +148,16 @@ void lint_fs_write_exec(struct lint_ctx *c, const struct lint_rule *r)
 void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct ward_limits *l = &c->p->limits;
+	uint64_t mem, sum;
+
 	if (!ward_limit_is_set(l, WARD_LIM_MEMORY))
 		return;
-	uint64_t mem = l->value[WARD_LIM_MEMORY], sum = 0;
+	mem = l->value[WARD_LIM_MEMORY];
+	sum = 0;
 	for (uint32_t i = 1; i < c->p->nmounts; i++) {
 		const struct ward_mount *m = &c->p->mounts[i];
+		uint64_t total = 0;
+
 		if (m->kind != WARD_MNT_TMPFS)
 			continue;
 		if (sum + m->size <= mem) {
@@ -156,15 +165,14 @@ void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 			continue;
 		}
 		/* the mount that tips the sum over the limit */
-		uint64_t total = 0;
 		for (uint32_t k = 1; k < c->p->nmounts; k++)
 			if (c->p->mounts[k].kind == WARD_MNT_TMPFS)
 				total += c->p->mounts[k].size;
 		lint_add(c, r, mount_loc(c, i), m->dst,
 			 "the tmpfs mounts hold up to %s together, more than "
 			 "the memory limit of %s",
-			 describe_size(c->pool, total),
-			 describe_size(c->pool, mem));
+			 ward_size_str(c->pool, total),
+			 ward_size_str(c->pool, mem));
 		return;
 	}
 }

@@ -45,10 +45,14 @@ static void caps(struct lint_ctx *c, const struct lint_rule *r, bool want)
 {
 	const char *names[64];
 	size_t n = 0;
+	const char *list;
+
 	for (int cap = 0; cap < 64; cap++) {
+		const char *name;
+
 		if (!(c->p->identity.caps_keep & (1ull << cap)))
 			continue;
-		const char *name = ward_cap_name(cap);
+		name = ward_cap_name(cap);
 		if (!name)
 			name = ward_pool_printf(c->pool, "capability %d", cap);
 		if (admin_cap(name) == want)
@@ -56,7 +60,7 @@ static void caps(struct lint_ctx *c, const struct lint_rule *r, bool want)
 	}
 	if (!n)
 		return;
-	const char *list = lint_name_list(c->pool, names, n);
+	list = lint_name_list(c->pool, names, n);
 	lint_add(c, r, c->w->capabilities, list, "%s %s kept", list,
 		 n > 1 ? "are" : "is");
 }
@@ -153,9 +157,11 @@ void lint_env_secret_value(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 0; i < c->p->nenv; i++) {
 		const struct ward_env_var *e = &c->p->env[i];
+		const char *shape;
+
 		if (!e->value || !e->value[0])
 			continue;
-		const char *shape = secret_value(e->value);
+		shape = secret_value(e->value);
 		if (shape)
 			lint_add(c, r, c->w->env[i], e->name,
 				 "the value of `%s` looks like %s", e->name,
@@ -217,9 +223,10 @@ void lint_env_inherit_path(struct lint_ctx *c, const struct lint_rule *r)
 void lint_id_hostname(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const char *h = c->p->identity.hostname;
+	char mine[256] = "";
+
 	if (!lint_has_place(c->w->hostname) || !h)
 		return;
-	char mine[256] = "";
 	if (gethostname(mine, sizeof(mine) - 1) < 0)
 		mine[0] = 0;
 	/* the stdlib's neutral name, whatever this machine is called */

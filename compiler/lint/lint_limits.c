@@ -6,6 +6,7 @@
  */
 #include "describe.h"
 #include "lint_internal.h"
+#include "units.h"
 
 static bool set(const struct lint_ctx *c, enum ward_limit k)
 {
@@ -40,14 +41,18 @@ void lint_lim_wall(struct lint_ctx *c, const struct lint_rule *r)
 
 void lint_lim_output(struct lint_ctx *c, const struct lint_rule *r)
 {
+	const char *which;
+	bool out, err;
+
 	if (set(c, WARD_LIM_OUTPUT))
 		return;
-	bool out = set(c, WARD_LIM_STDOUT), err = set(c, WARD_LIM_STDERR);
+	out = set(c, WARD_LIM_STDOUT);
+	err = set(c, WARD_LIM_STDERR);
 	if (out && err)
 		return;
-	const char *which = !out && !err ? "stdout and stderr are"
-			    : !out	 ? "stdout is"
-					 : "stderr is";
+	which = !out && !err ? "stdout and stderr are"
+		: !out	     ? "stdout is"
+			     : "stderr is";
 	lint_add(c, r, lint_missing_loc(c, WARD_S_LIMITS), "output",
 		 "%s not bounded: no `%s` limit and no `output` limit", which,
 		 !out && !err ? "stdout`/`stderr"
@@ -64,7 +69,7 @@ void lint_lim_swap(struct lint_ctx *c, const struct lint_rule *r)
 			    c, r, c->w->limits[WARD_LIM_SWAP], "swap",
 			    "%s of swap is allowed on top of the memory "
 			    "limit",
-			    describe_size(c->pool, l->value[WARD_LIM_SWAP]));
+			    ward_size_str(c->pool, l->value[WARD_LIM_SWAP]));
 		return;
 	}
 	if (c->is_policy && set(c, WARD_LIM_MEMORY))
@@ -88,5 +93,5 @@ void lint_lim_core(struct lint_ctx *c, const struct lint_rule *r)
 		lint_add(c, r, c->w->limits[WARD_LIM_CORE], "core",
 			 "core dumps of up to %s are written where the "
 			 "program crashes",
-			 describe_size(c->pool, l->value[WARD_LIM_CORE]));
+			 ward_size_str(c->pool, l->value[WARD_LIM_CORE]));
 }

@@ -48,19 +48,23 @@ static const struct named_net metadata[] = {
 static bool same_bits(const uint8_t *a, const uint8_t *b, unsigned n)
 {
 	unsigned bytes = n / 8, rest = n % 8;
+	uint8_t mask;
+
 	if (memcmp(a, b, bytes) != 0)
 		return false;
 	if (rest == 0)
 		return true;
-	uint8_t mask = (uint8_t)(0xff << (8 - rest));
+	mask = (uint8_t)(0xff << (8 - rest));
 	return (a[bytes] & mask) == (b[bytes] & mask);
 }
 
 static bool overlap(const struct net *a, const struct net *b)
 {
+	unsigned n;
+
 	if (a->family != b->family)
 		return false;
-	unsigned n = a->prefix < b->prefix ? a->prefix : b->prefix;
+	n = a->prefix < b->prefix ? a->prefix : b->prefix;
 	return same_bits(a->addr, b->addr, n);
 }
 
@@ -163,10 +167,13 @@ void lint_net_world(struct lint_ctx *c, const struct lint_rule *lr)
 {
 	EACH_RULE(c, i, r)
 	{
+		const char *net;
+		struct ward_loc loc;
+
 		if (!world(r))
 			continue;
-		const char *net = network_text(c, r);
-		struct ward_loc loc = rule_loc(c, i);
+		net = network_text(c, r);
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, net))
 			continue;
 		lint_add(c, lr, loc, net,
@@ -182,21 +189,25 @@ void lint_net_wide(struct lint_ctx *c, const struct lint_rule *lr)
 {
 	EACH_RULE(c, i, r)
 	{
+		unsigned limit;
+		struct net v[2];
+		bool private = false;
+		const char *net;
+		struct ward_loc loc;
+
 		if (world(r))
 			continue;
-		unsigned limit = r->family == 4 ? 16 : 32;
+		limit = r->family == 4 ? 16 : 32;
 		if (r->prefix >= limit)
 			continue;
-		struct net v[2];
 		views(r, v);
-		bool private = false;
 		for (size_t k = 0;
 		     k < sizeof(private_nets) / sizeof(private_nets[0]); k++)
 		private |= inside(&v[0], &private_nets[k].n);
 		if (private)
 			continue; /* W303 says it better */
-		const char *net = network_text(c, r);
-		struct ward_loc loc = rule_loc(c, i);
+		net = network_text(c, r);
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, net))
 			continue;
 		lint_add(c, lr, loc, net,
@@ -210,12 +221,16 @@ void lint_net_private(struct lint_ctx *c, const struct lint_rule *lr)
 {
 	EACH_RULE(c, i, r)
 	{
-		if (world(r) || metadata_hit(r))
-			continue; /* W301, W304 */
 		struct net v[2];
-		size_t nv = views(r, v);
+		size_t nv;
 		const char *hits[8];
 		size_t nhits = 0;
+		const char *net;
+		struct ward_loc loc;
+
+		if (world(r) || metadata_hit(r))
+			continue; /* W301, W304 */
+		nv = views(r, v);
 		for (size_t k = 0;
 		     k < sizeof(private_nets) / sizeof(private_nets[0]); k++)
 			for (size_t j = 0; j < nv; j++)
@@ -226,8 +241,8 @@ void lint_net_private(struct lint_ctx *c, const struct lint_rule *lr)
 				}
 		if (!nhits)
 			continue;
-		const char *net = network_text(c, r);
-		struct ward_loc loc = rule_loc(c, i);
+		net = network_text(c, r);
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, net))
 			continue;
 		lint_add(c, lr, loc, net, "%s to %s is allowed: it reaches %s",
@@ -240,10 +255,13 @@ void lint_net_metadata(struct lint_ctx *c, const struct lint_rule *lr)
 	EACH_RULE(c, i, r)
 	{
 		const char *md = metadata_hit(r);
+		const char *net;
+		struct ward_loc loc;
+
 		if (!md || world(r))
 			continue;
-		const char *net = network_text(c, r);
-		struct ward_loc loc = rule_loc(c, i);
+		net = network_text(c, r);
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, net))
 			continue;
 		lint_add(c, lr, loc, net,
@@ -256,10 +274,12 @@ void lint_net_metadata(struct lint_ctx *c, const struct lint_rule *lr)
 static void raw_addr(struct lint_ctx *c, const struct lint_rule *r,
 		     const struct ward_stmt *st)
 {
+	int full;
+
 	if (!st->dest || st->dest->kind != WARD_V_ADDR)
 		return;
 	/* a network cannot be pinned: only single addresses */
-	int full = st->dest->addr.family == 4 ? 32 : 128;
+	full = st->dest->addr.family == 4 ? 32 : 128;
 	if (st->dest->addr.prefix >= 0 && st->dest->addr.prefix != full)
 		return;
 	lint_add(c, r, st->dest->loc, st->dest->text,
@@ -278,18 +298,21 @@ void lint_net_dns(struct lint_ctx *c, const struct lint_rule *lr)
 {
 	EACH_RULE(c, i, r)
 	{
+		const char *subject;
+		struct ward_loc loc;
+		const char *ports;
+
 		if (r->port_lo > 53 || r->port_hi < 53)
 			continue;
-		const char *subject = ward_pool_printf(
-		    c->pool, "%s %s", proto(r), network_text(c, r));
-		struct ward_loc loc = rule_loc(c, i);
+		subject = ward_pool_printf(c->pool, "%s %s", proto(r),
+					   network_text(c, r));
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, subject))
 			continue;
-		const char *ports =
-		    r->port_lo == r->port_hi
-			? "port 53"
-			: ward_pool_printf(c->pool, "ports %u-%u", r->port_lo,
-					   r->port_hi);
+		ports = r->port_lo == r->port_hi
+			    ? "port 53"
+			    : ward_pool_printf(c->pool, "ports %u-%u",
+					       r->port_lo, r->port_hi);
 		lint_add(c, lr, loc, subject,
 			 "%s to %s %s is allowed: it includes DNS (port 53)",
 			 proto(r), network_text(c, r), ports);
@@ -301,12 +324,15 @@ void lint_net_ports(struct lint_ctx *c, const struct lint_rule *lr)
 	EACH_RULE(c, i, r)
 	{
 		unsigned span = (unsigned)r->port_hi - r->port_lo + 1;
+		const char *subject;
+		struct ward_loc loc;
+
 		if (span <= 1024)
 			continue;
-		const char *subject = ward_pool_printf(
-		    c->pool, "%s %s %u-%u", proto(r), network_text(c, r),
-		    r->port_lo, r->port_hi);
-		struct ward_loc loc = rule_loc(c, i);
+		subject = ward_pool_printf(c->pool, "%s %s %u-%u", proto(r),
+					   network_text(c, r), r->port_lo,
+					   r->port_hi);
+		loc = rule_loc(c, i);
 		if (reported(c, lr, loc, subject))
 			continue;
 		lint_add(c, lr, loc, subject,

@@ -98,8 +98,10 @@ static struct doc *finding_doc(struct ward_pool *pl,
 	}
 	doc_set_str(pl, d, "fingerprint", f->fingerprint);
 	if (f->suppressed) {
+		struct doc *at;
+
 		doc_set_str(pl, d, "justification", f->justification);
-		struct doc *at = doc_add(d, "suppressed_at", doc_map(pl));
+		at = doc_add(d, "suppressed_at", doc_map(pl));
 		doc_set_uint(pl, at, "line", f->suppressed_at.line);
 		doc_set_uint(pl, at, "column", f->suppressed_at.col);
 	}
@@ -109,14 +111,21 @@ static struct doc *finding_doc(struct ward_pool *pl,
 struct doc *lint_report_doc(struct ward_pool *pl, const struct lint_report *r)
 {
 	struct doc *d = doc_map(pl);
+	struct doc *cnt;
+	struct doc *fs;
+	struct doc *ss;
+	unsigned e, w, n, s;
+
 	doc_set_str(pl, d, "file", r->file);
 	doc_set_str(pl, d, "policy", r->policy);
 	if (r->score.scored) {
+		struct doc *top;
+
 		doc_add(d, "score", doc_fixed(pl, r->score.tenths, 1));
 		doc_set_str(pl, d, "level", r->score.level);
 		doc_set_uint(pl, d, "weight_failed", r->score.cost);
 		doc_set_uint(pl, d, "weight_total", r->score.total);
-		struct doc *top = doc_add(d, "costliest", doc_list(pl));
+		top = doc_add(d, "costliest", doc_list(pl));
 		for (size_t i = 0; i < r->score.ntop; i++) {
 			const struct lint_cost *c = &r->score.top[i];
 			struct doc *x = doc_add(top, NULL, doc_map(pl));
@@ -129,15 +138,14 @@ struct doc *lint_report_doc(struct ward_pool *pl, const struct lint_report *r)
 		doc_set_str(pl, d, "score", NULL);
 		doc_set_str(pl, d, "level", NULL);
 	}
-	unsigned e, w, n, s;
 	lint_count(r, &e, &w, &n, &s);
-	struct doc *cnt = doc_add(d, "counts", doc_map(pl));
+	cnt = doc_add(d, "counts", doc_map(pl));
 	doc_set_uint(pl, cnt, "error", e);
 	doc_set_uint(pl, cnt, "warning", w);
 	doc_set_uint(pl, cnt, "note", n);
 	doc_set_uint(pl, cnt, "suppressed", s);
-	struct doc *fs = doc_add(d, "findings", doc_list(pl));
-	struct doc *ss = doc_add(d, "suppressed", doc_list(pl));
+	fs = doc_add(d, "findings", doc_list(pl));
+	ss = doc_add(d, "suppressed", doc_list(pl));
 	for (size_t i = 0; i < r->nfindings; i++)
 		doc_add(r->findings[i].suppressed ? ss : fs, NULL,
 			finding_doc(pl, r, &r->findings[i]));

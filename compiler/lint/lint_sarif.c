@@ -49,22 +49,27 @@ static const char *capital(struct ward_pool *pl, const char *s)
 static struct doc *rule_doc(struct ward_pool *pl, const struct lint_rule *r)
 {
 	struct doc *d = doc_map(pl);
+	struct doc *help;
+	struct doc *conf;
+	struct doc *props;
+	struct doc *tags;
+
 	doc_set_str(pl, d, "id", r->id);
 	doc_set_str(pl, d, "name", r->name);
 	doc_add(d, "shortDescription",
 		text(pl, ward_pool_printf(pl, "%s", capital(pl, r->summary))));
 	doc_add(d, "fullDescription", text(pl, r->explanation));
-	struct doc *help = doc_add(d, "help", doc_map(pl));
+	help = doc_add(d, "help", doc_map(pl));
 	doc_set_str(
 	    pl, help, "text",
 	    ward_pool_printf(pl, "%s\n\nFix: %s.", r->explanation, r->fix));
 	doc_set_str(
 	    pl, help, "markdown",
 	    ward_pool_printf(pl, "%s\n\n**Fix:** %s.", r->explanation, r->fix));
-	struct doc *conf = doc_add(d, "defaultConfiguration", doc_map(pl));
+	conf = doc_add(d, "defaultConfiguration", doc_map(pl));
 	doc_set_str(pl, conf, "level", level(r->severity));
-	struct doc *props = doc_add(d, "properties", doc_map(pl));
-	struct doc *tags = doc_add(props, "tags", doc_list(pl));
+	props = doc_add(d, "properties", doc_map(pl));
+	tags = doc_add(props, "tags", doc_list(pl));
 	if (r->security_severity)
 		doc_add(tags, NULL, doc_str(pl, "security"));
 	doc_add(tags, NULL, doc_str(pl, r->area));
@@ -83,6 +88,11 @@ static struct doc *location(struct ward_pool *pl, const char *path,
 	struct doc *l = doc_map(pl);
 	struct doc *phys = doc_add(l, "physicalLocation", doc_map(pl));
 	struct doc *art = doc_add(phys, "artifactLocation", doc_map(pl));
+	struct doc *reg;
+	uint32_t line, col;
+	uint32_t end_line;
+	uint32_t end_col;
+
 	if (path[0] == '/') {
 		doc_set_str(pl, art, "uri",
 			    ward_pool_printf(pl, "file://%s", path));
@@ -90,10 +100,11 @@ static struct doc *location(struct ward_pool *pl, const char *path,
 		doc_set_str(pl, art, "uri", path);
 		doc_set_str(pl, art, "uriBaseId", "%SRCROOT%");
 	}
-	struct doc *reg = doc_add(phys, "region", doc_map(pl));
-	uint32_t line = loc.line ? loc.line : 1, col = loc.col ? loc.col : 1;
-	uint32_t end_line = loc.end_line >= line ? loc.end_line : line;
-	uint32_t end_col = loc.end_col ? loc.end_col : col;
+	reg = doc_add(phys, "region", doc_map(pl));
+	line = loc.line ? loc.line : 1;
+	col = loc.col ? loc.col : 1;
+	end_line = loc.end_line >= line ? loc.end_line : line;
+	end_col = loc.end_col ? loc.end_col : col;
 	if (end_line == line && end_col < col)
 		end_col = col;
 	doc_set_uint(pl, reg, "startLine", line);
@@ -113,19 +124,25 @@ static struct doc *result_doc(struct ward_pool *pl,
 			      const struct lint_finding *f)
 {
 	struct doc *d = doc_map(pl);
+	bool placed;
+	const char *path;
+	struct ward_loc loc;
+	struct doc *locs;
+	struct doc *fp;
+	struct doc *props;
+
 	doc_set_str(pl, d, "ruleId", f->rule->id);
 	doc_set_uint(pl, d, "ruleIndex", rule_index(f->rule));
 	doc_set_str(pl, d, "level", level(f->rule->severity));
 	doc_add(d, "message", text(pl, f->message));
 	/* a finding without a place points at the top of the file linted */
-	bool placed = f->loc.file != WARD_NO_FILE;
-	const char *path = lint_display_path(
+	placed = f->loc.file != WARD_NO_FILE;
+	path = lint_display_path(
 	    pl, placed ? ward_sources_name(rep->src, f->loc.file) : rep->file);
-	struct ward_loc loc =
-	    placed ? f->loc : (struct ward_loc){.line = 1, .col = 1};
-	struct doc *locs = doc_add(d, "locations", doc_list(pl));
+	loc = placed ? f->loc : (struct ward_loc){.line = 1, .col = 1};
+	locs = doc_add(d, "locations", doc_list(pl));
 	doc_add(locs, NULL, location(pl, path, loc));
-	struct doc *fp = doc_add(d, "partialFingerprints", doc_map(pl));
+	fp = doc_add(d, "partialFingerprints", doc_map(pl));
 	doc_set_str(pl, fp, FINGERPRINT_KEY, f->fingerprint);
 	if (f->suppressed) {
 		struct doc *sl = doc_add(d, "suppressions", doc_list(pl));
@@ -135,7 +152,7 @@ static struct doc *result_doc(struct ward_pool *pl,
 		doc_set_str(pl, s, "justification", f->justification);
 		doc_add(s, "location", location(pl, path, f->suppressed_at));
 	}
-	struct doc *props = doc_add(d, "properties", doc_map(pl));
+	props = doc_add(d, "properties", doc_map(pl));
 	doc_set_str(pl, props, "help", f->help ? f->help : f->rule->fix);
 	return d;
 }
@@ -146,23 +163,36 @@ struct doc *lint_sarif_doc(struct ward_pool *pl,
 			   size_t nfailed)
 {
 	struct doc *root = doc_map(pl);
+	struct doc *runs;
+	struct doc *run;
+	struct doc *tool;
+	struct doc *driver;
+	struct doc *rules;
+	struct doc *inv;
+	struct doc *one;
+	struct doc *results;
+	unsigned worst = 0;
+	bool any_score = false;
+	struct doc *props;
+	struct doc *scores;
+
 	doc_set_str(pl, root, "$schema", SARIF_SCHEMA);
 	doc_set_str(pl, root, "version", "2.1.0");
-	struct doc *runs = doc_add(root, "runs", doc_list(pl));
-	struct doc *run = doc_add(runs, NULL, doc_map(pl));
+	runs = doc_add(root, "runs", doc_list(pl));
+	run = doc_add(runs, NULL, doc_map(pl));
 
-	struct doc *tool = doc_add(run, "tool", doc_map(pl));
-	struct doc *driver = doc_add(tool, "driver", doc_map(pl));
+	tool = doc_add(run, "tool", doc_map(pl));
+	driver = doc_add(tool, "driver", doc_map(pl));
 	doc_set_str(pl, driver, "name", "wardc lint");
 	doc_set_str(pl, driver, "version", WARD_VERSION);
 	doc_set_str(pl, driver, "semanticVersion", WARD_VERSION);
 	doc_set_str(pl, driver, "informationUri", WARD_HOME_URL);
-	struct doc *rules = doc_add(driver, "rules", doc_list(pl));
+	rules = doc_add(driver, "rules", doc_list(pl));
 	for (size_t i = 0; i < lint_nrules; i++)
 		doc_add(rules, NULL, rule_doc(pl, &lint_rules[i]));
 
-	struct doc *inv = doc_add(run, "invocations", doc_list(pl));
-	struct doc *one = doc_add(inv, NULL, doc_map(pl));
+	inv = doc_add(run, "invocations", doc_list(pl));
+	one = doc_add(inv, NULL, doc_map(pl));
 	doc_set_bool(pl, one, "executionSuccessful", nfailed == 0);
 	if (nfailed) {
 		struct doc *notes =
@@ -179,19 +209,19 @@ struct doc *lint_sarif_doc(struct ward_pool *pl,
 		}
 	}
 
-	struct doc *results = doc_add(run, "results", doc_list(pl));
-	unsigned worst = 0;
-	bool any_score = false;
-	struct doc *props = doc_map(pl);
-	struct doc *scores = doc_list(pl);
+	results = doc_add(run, "results", doc_list(pl));
+	props = doc_map(pl);
+	scores = doc_list(pl);
 	for (size_t k = 0; k < nreports; k++) {
 		const struct lint_report *rep = reports[k];
+		struct doc *s;
+
 		for (size_t i = 0; i < rep->nfindings; i++)
 			doc_add(results, NULL,
 				result_doc(pl, rep, &rep->findings[i]));
 		if (!rep->score.scored)
 			continue;
-		struct doc *s = doc_add(scores, NULL, doc_map(pl));
+		s = doc_add(scores, NULL, doc_map(pl));
 		doc_set_str(pl, s, "file", lint_display_path(pl, rep->file));
 		doc_set_str(pl, s, "policy", rep->policy);
 		doc_add(s, "score", doc_fixed(pl, rep->score.tenths, 1));

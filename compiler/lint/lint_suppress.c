@@ -69,10 +69,11 @@ static const struct ward_stmt *innermost_in(struct ward_stmt *const *stmts,
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct ward_stmt *st = stmts[i];
+		const struct ward_stmt *in;
+
 		if (!st || !holds(st->loc, at))
 			continue;
-		const struct ward_stmt *in =
-		    innermost_in(st->body, st->nbody, at);
+		in = innermost_in(st->body, st->nbody, at);
 		return in ? in : st;
 	}
 	return NULL;
@@ -126,11 +127,14 @@ static bool parse_directive(struct lint_ctx *c, struct directive *d)
 {
 	const char *t = d->cm->text;
 	size_t i = 1; /* past '#' */
+	size_t kw;
+	size_t ntokens = 0;
+
 	while (is_space(t[i]))
 		i++;
 	if (strncmp(t + i, "lint", 4) != 0)
 		return false;
-	size_t kw = i;
+	kw = i;
 	i += 4;
 	if (t[i] != ':') {
 		/* "# lint allow W104": a directive missing its colon */
@@ -155,24 +159,30 @@ static bool parse_directive(struct lint_ctx *c, struct directive *d)
 		return true;
 	}
 	i += 5;
-	size_t ntokens = 0;
 	for (;;) {
+		size_t from;
+		size_t len;
+		char tok[64];
+		bool shaped;
+		struct ward_loc at;
+		const char *subject;
+		const struct lint_rule *r;
+
 		while (is_space(t[i]) || t[i] == ',')
 			i++;
 		if (t[i] == 0 || (t[i] == '-' && t[i + 1] == '-'))
 			break;
-		size_t from = i;
+		from = i;
 		while (t[i] && !is_space(t[i]) && t[i] != ',')
 			i++;
-		size_t len = i - from;
+		len = i - from;
 		ntokens++;
-		char tok[64];
 		snprintf(tok, sizeof(tok), "%.*s", (int)len, t + from);
-		bool shaped = len == 4 && tok[0] == 'W' && tok[1] >= '0' &&
-			      tok[1] <= '9' && tok[2] >= '0' && tok[2] <= '9' &&
-			      tok[3] >= '0' && tok[3] <= '9';
-		struct ward_loc at = sub_loc(d->cm, from, len);
-		const char *subject = ward_pool_strdup(c->pool, tok);
+		shaped = len == 4 && tok[0] == 'W' && tok[1] >= '0' &&
+			 tok[1] <= '9' && tok[2] >= '0' && tok[2] <= '9' &&
+			 tok[3] >= '0' && tok[3] <= '9';
+		at = sub_loc(d->cm, from, len);
+		subject = ward_pool_strdup(c->pool, tok);
 		if (!shaped) {
 			bad(c, d, at, subject,
 			    ward_pool_printf(
@@ -183,7 +193,7 @@ static bool parse_directive(struct lint_ctx *c, struct directive *d)
 			    "write `# lint: allow WNNN -- reason`");
 			return true;
 		}
-		const struct lint_rule *r = lint_rule_find(tok);
+		r = lint_rule_find(tok);
 		if (!r) {
 			bad(c, d, at, subject,
 			    ward_pool_printf(c->pool, "no lint rule is `%s`",
@@ -213,10 +223,12 @@ static bool parse_directive(struct lint_ctx *c, struct directive *d)
 		return true;
 	}
 	if (t[i] == '-') {
+		size_t end;
+
 		i += 2;
 		while (is_space(t[i]))
 			i++;
-		size_t end = strlen(t);
+		end = strlen(t);
 		while (end > i && is_space(t[end - 1]))
 			end--;
 		if (end > i)
@@ -258,9 +270,11 @@ static bool applies(const struct directive *d, const struct ward_stmt *st,
 static void match(struct lint_ctx *c, struct directive *ds, size_t nds,
 		  struct lint_finding *f)
 {
+	const struct ward_stmt *st;
+
 	if (!lint_has_place(f->loc) || !f->rule->run)
 		return;
-	const struct ward_stmt *st = lint_innermost(c->unit, f->loc);
+	st = lint_innermost(c->unit, f->loc);
 	for (size_t i = 0; i < nds; i++) {
 		struct directive *d = &ds[i];
 		if (d->bad || !d->reason || d->file->file != f->loc.file ||
@@ -281,6 +295,12 @@ static void match(struct lint_ctx *c, struct directive *ds, size_t nds,
 void lint_apply_suppressions(struct lint_ctx *c)
 {
 	struct ward_vec ds = {0};
+	struct directive *dirs;
+	struct lint_finding **fs;
+	size_t n;
+	const struct lint_rule *no_reason;
+	const struct lint_rule *unused;
+
 	for (size_t i = 0; i < c->unit->nfiles; i++) {
 		const struct ward_file *f = c->unit->files[i];
 		for (size_t k = 0; k < f->ncomments; k++) {
@@ -293,34 +313,34 @@ void lint_apply_suppressions(struct lint_ctx *c)
 				ds.n--;
 		}
 	}
-	struct directive *d = ds.items;
+	dirs = ds.items;
 	/* the rules' findings only: the W9xx ones added above stay */
-	struct lint_finding **fs = c->findings.items;
-	size_t n = c->findings.n;
+	fs = c->findings.items;
+	n = c->findings.n;
 	for (size_t i = 0; i < n; i++)
-		match(c, d, ds.n, fs[i]);
+		match(c, dirs, ds.n, fs[i]);
 
-	const struct lint_rule *no_reason = lint_rule_find(LINT_ID_NO_REASON);
-	const struct lint_rule *unused = lint_rule_find(LINT_ID_UNUSED);
+	no_reason = lint_rule_find(LINT_ID_NO_REASON);
+	unused = lint_rule_find(LINT_ID_UNUSED);
 	for (size_t i = 0; i < ds.n; i++) {
-		if (d[i].bad || d[i].nrules == 0)
+		if (dirs[i].bad || dirs[i].nrules == 0)
 			continue;
-		if (!d[i].reason) {
+		if (!dirs[i].reason) {
 			lint_add(
-			    c, no_reason, d[i].cm->loc, d[i].rules[0]->id,
+			    c, no_reason, dirs[i].cm->loc, dirs[i].rules[0]->id,
 			    "this suppression of %s gives no reason, so it "
 			    "suppresses nothing",
-			    d[i].rules[0]->id);
+			    dirs[i].rules[0]->id);
 			continue;
 		}
-		if (d[i].file != c->unit->main)
+		if (dirs[i].file != c->unit->main)
 			continue;
-		for (size_t k = 0; k < d[i].nrules; k++)
-			if (!d[i].used[k])
-				lint_add(c, unused, d[i].id_locs[k],
-					 d[i].rules[k]->id,
+		for (size_t k = 0; k < dirs[i].nrules; k++)
+			if (!dirs[i].used[k])
+				lint_add(c, unused, dirs[i].id_locs[k],
+					 dirs[i].rules[k]->id,
 					 "nothing here triggers %s: this "
 					 "suppression is unused",
-					 d[i].rules[k]->id);
+					 dirs[i].rules[k]->id);
 	}
 }

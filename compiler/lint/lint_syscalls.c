@@ -38,10 +38,12 @@ find_rule(const struct lint_ctx *c, const char *name, int32_t *nr, size_t *idx)
 {
 	uint32_t arch = c->p->arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64
 							: SCMP_ARCH_X86_64;
+	const struct ward_rules *rs;
+
 	*nr = seccomp_syscall_resolve_name_arch(arch, name);
 	if (*nr < 0)
 		*nr = -1;
-	const struct ward_rules *rs = &c->p->rules;
+	rs = &c->p->rules;
 	for (size_t i = 0; *nr >= 0 && i < rs->nsyscalls; i++)
 		if (rs->syscalls[i].nr == *nr) {
 			*idx = i;
@@ -148,10 +150,12 @@ static void report_hits(struct lint_ctx *c, const struct lint_rule *r,
 			struct hit *hits, size_t n, const char *suffix)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (hits[i].done)
-			continue;
 		const char *names[64];
 		size_t k = 0;
+		const char *list;
+
+		if (hits[i].done)
+			continue;
 		for (size_t j = i; j < n; j++) {
 			if (hits[j].done || hits[j].how != hits[i].how ||
 			    !same_loc(hits[j].loc, hits[i].loc) || k == 64)
@@ -159,7 +163,7 @@ static void report_hits(struct lint_ctx *c, const struct lint_rule *r,
 			names[k++] = hits[j].name;
 			hits[j].done = true;
 		}
-		const char *list = lint_name_list(c->pool, names, k);
+		list = lint_name_list(c->pool, names, k);
 		if (hits[i].how == NOT_ALLOWED)
 			lint_add(c, r, hits[i].loc, list, "%s %s %s", list,
 				 k > 1 ? "are" : "is", suffix);
@@ -218,6 +222,8 @@ void lint_sys_log_rule(struct lint_ctx *c, const struct lint_rule *r)
 	for (size_t i = 0; i < rs->nsyscalls; i++) {
 		const struct ward_syscall_rule *s = &rs->syscalls[i];
 		struct ward_loc loc = {.file = WARD_NO_FILE};
+		struct hit *h;
+
 		if (s->has_fallback && s->fallback.kind == WARD_ACT_LOG)
 			loc = c->w->syscall_fallback[i];
 		for (uint32_t k = 0; !lint_has_place(loc) && k < s->nconds; k++)
@@ -225,7 +231,7 @@ void lint_sys_log_rule(struct lint_ctx *c, const struct lint_rule *r)
 				loc = cond_rule_loc(c, s->name, word_logs);
 		if (!lint_has_place(loc))
 			continue;
-		struct hit *h = ward_vec_push(c->pool, &hits, sizeof(*h));
+		h = ward_vec_push(c->pool, &hits, sizeof(*h));
 		*h = (struct hit){
 		    .name = s->name, .how = NOT_ALLOWED, .loc = loc};
 	}
@@ -241,9 +247,11 @@ void lint_sys_family(struct lint_ctx *c, const struct lint_rule *r)
 	for (const char *const *n = r->syscalls; n && *n; n++) {
 		struct ward_loc loc;
 		enum how h = allowed(c, *n, &loc);
+		struct hit *x;
+
 		if (h == NOT_ALLOWED)
 			continue;
-		struct hit *x = ward_vec_push(c->pool, &hits, sizeof(*x));
+		x = ward_vec_push(c->pool, &hits, sizeof(*x));
 		*x = (struct hit){.name = *n, .how = h, .loc = loc};
 	}
 	report_hits(c, r, hits.items, hits.n, "");
@@ -298,18 +306,27 @@ void lint_sys_clone_ns(struct lint_ctx *c, const struct lint_rule *r)
 	int32_t nr;
 	size_t idx;
 	const struct ward_syscall_rule *s = find_rule(c, "clone", &nr, &idx);
-	if (nr < 0)
-		return;
-	bool fb_allows = s && s->has_fallback && allows(s->fallback);
-	bool def_allows = (!s || !s->has_fallback) && default_allows(c);
+	bool fb_allows;
+	bool def_allows;
 	const char *open[8];
 	size_t nopen = 0;
+	const char *list;
+	struct ward_loc loc;
+	const char *how;
+
+	if (nr < 0)
+		return;
+	fb_allows = s && s->has_fallback && allows(s->fallback);
+	def_allows = (!s || !s->has_fallback) && default_allows(c);
 	for (size_t f = 0; f < sizeof(flags) / sizeof(flags[0]); f++) {
 		uint64_t bit;
+		bool denied, reaches;
+
 		if (ward_const_lookup(flags[f], c->p->arch, &bit) !=
 		    WARD_CONST_OK)
 			continue;
-		bool denied = false, reaches = fb_allows || def_allows;
+		denied = false;
+		reaches = fb_allows || def_allows;
 		for (uint32_t k = 0; s && k < s->nconds; k++) {
 			const struct ward_cond_rule *cr = &s->conds[k];
 			if (!allows(cr->action) && implied_by_bit(cr, bit))
@@ -322,9 +339,7 @@ void lint_sys_clone_ns(struct lint_ctx *c, const struct lint_rule *r)
 	}
 	if (nopen == 0)
 		return;
-	const char *list = lint_name_list(c->pool, open, nopen);
-	struct ward_loc loc;
-	const char *how;
+	list = lint_name_list(c->pool, open, nopen);
 	if (fb_allows) {
 		loc = c->w->syscall_fallback[idx];
 		how = "this rule allows it whatever its flags";
@@ -408,9 +423,11 @@ void lint_sys_hot_path(struct lint_ctx *c, const struct lint_rule *r)
 		size_t idx;
 		const struct ward_syscall_rule *s =
 		    find_rule(c, hot[h], &nr, &idx);
+		struct hit *x;
+
 		if (!s || s->nconds == 0)
 			continue;
-		struct hit *x = ward_vec_push(c->pool, &hits, sizeof(*x));
+		x = ward_vec_push(c->pool, &hits, sizeof(*x));
 		*x = (struct hit){.name = hot[h],
 				  .how = NOT_ALLOWED,
 				  .loc = c->w->syscall_cond[idx]};

@@ -745,14 +745,6 @@ void ward_export_result_free(struct ward_export_result *res)
 
 /* ------------------------------------------------------------ manifest */
 
-static void json_str(FILE *f, const char *s)
-{
-	if (s)
-		ward_json_bytes(f, (const uint8_t *)s, strlen(s));
-	else
-		fputs("null", f);
-}
-
 static void manifest_entry(FILE *f, const struct ward_export_entry *e)
 {
 	static const char *const verdicts[] = {"exported", "refused",
@@ -760,7 +752,7 @@ static void manifest_entry(FILE *f, const struct ward_export_entry *e)
 	char hex[65];
 
 	fputs("{\"path\":", f);
-	json_str(f, e->path);
+	ward_json_str(f, e->path);
 	fprintf(f, ",\"kind\":\"%s\",\"size\":", e->kind);
 	if (e->has_size)
 		fprintf(f, "%llu", (unsigned long long)e->size);
@@ -774,11 +766,11 @@ static void manifest_entry(FILE *f, const struct ward_export_entry *e)
 		fputs("null", f);
 	}
 	fputs(",\"type\":", f);
-	json_str(f, e->sniffed ? type_name(e->type) : NULL);
+	ward_json_str(f, e->sniffed ? type_name(e->type) : NULL);
 	fprintf(f, ",\"verdict\":\"%s\",\"reason\":", verdicts[e->verdict]);
-	json_str(f, ward_xreason_name(e->reason));
+	ward_json_str(f, ward_xreason_name(e->reason));
 	fputs(",\"detail\":", f);
-	json_str(f, e->detail[0] ? e->detail : NULL);
+	ward_json_str(f, e->detail[0] ? e->detail : NULL);
 	fputc('}', f);
 }
 
@@ -788,7 +780,7 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 	bool first = true;
 
 	fputs("{\"version\":1,\"slot\":", f);
-	json_str(f, x->slot);
+	ward_json_str(f, x->slot);
 	fprintf(f, ",\"rule\":{\"files\":%u,\"per_file\":%llu,\"total\":",
 		x->max_files, (unsigned long long)x->per_file);
 	if (x->total)
@@ -798,7 +790,7 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 	fputs(",\"names\":[", f);
 	for (uint32_t i = 0; i < x->nnames; i++) {
 		fputs(i ? "," : "", f);
-		json_str(f, x->names[i]);
+		ward_json_str(f, x->names[i]);
 	}
 	fputs("],\"types\":[", f);
 	for (uint32_t bit = 1; bit & WARD_EXPORT_T_ALL; bit <<= 1)
@@ -814,13 +806,13 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 	if (r->refusal) {
 		fprintf(f, "{\"reason\":\"%s\",\"path\":",
 			ward_xreason_name(r->refusal));
-		json_str(f, r->refusal_path);
+		ward_json_str(f, r->refusal_path);
 		fputc('}', f);
 	} else {
 		fputs("null", f);
 	}
 	fputs(",\"error\":", f);
-	json_str(f, r->error[0] ? r->error : NULL);
+	ward_json_str(f, r->error[0] ? r->error : NULL);
 	fprintf(f,
 		",\"files\":%llu,\"bytes\":%llu,\"examined\":%llu,"
 		"\"truncated\":%s,\"entries\":[",

@@ -16,93 +16,6 @@
 
 /* ------------------------------------------------------------ JSON */
 
-static void json_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	ward_json_bytes(f, (const uint8_t *)s, strlen(s));
-}
-
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const uint8_t *s, size_t n)
-{
-	uint8_t c = s[0];
-	size_t len;
-	uint8_t lo = 0x80, hi = 0xbf;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	/* No overlong forms, no surrogates, nothing above U+10FFFF. */
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
-void ward_json_bytes(FILE *f, const uint8_t *s, size_t n)
-{
-	fputc('"', f);
-	for (size_t i = 0; i < n;) {
-		size_t k = utf8_len(s + i, n - i);
-		uint8_t ch = s[i];
-
-		if (k == 0) {
-			fprintf(f, "\\udc%02x", ch);
-			i++;
-		} else if (k > 1) {
-			fwrite(s + i, 1, k, f);
-			i += k;
-		} else {
-			if (ch == '"' || ch == '\\')
-				fprintf(f, "\\%c", ch);
-			else if (ch == '\n')
-				fputs("\\n", f);
-			else if (ch == '\t')
-				fputs("\\t", f);
-			else if (ch < 0x20 || ch == 0x7f)
-				fprintf(f, "\\u%04x", ch);
-			else
-				fputc(ch, f);
-			i++;
-		}
-	}
-	fputc('"', f);
-}
-
-void ward_rfc3339(const struct timespec *ts, char *buf, size_t len)
-{
-	struct tm tm;
-	time_t t = ts->tv_sec;
-
-	if (!gmtime_r(&t, &tm)) {
-		snprintf(buf, len, "?");
-		return;
-	}
-	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ",
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
-}
-
 static void json_time(FILE *f, const struct timespec *ts)
 {
 	char buf[64];
@@ -112,7 +25,7 @@ static void json_time(FILE *f, const struct timespec *ts)
 		return;
 	}
 	ward_rfc3339(ts, buf, sizeof(buf));
-	json_str(f, buf);
+	ward_json_str(f, buf);
 }
 
 static void json_u64_or_null(FILE *f, bool have, uint64_t v)
@@ -163,7 +76,7 @@ static void put_cgroup(FILE *f, const struct ward_cgroup *cg)
 
 		fprintf(f, "%s{\"version\": %d, \"path\": ", i ? ", " : "",
 			d->version);
-		json_str(f, d->path);
+		ward_json_str(f, d->path);
 		fputs(", \"controllers\": [", f);
 		first = true;
 		for (int c = 0; c < WARD_CG_NCTRL; c++)
@@ -189,7 +102,7 @@ static void put_caps(FILE *f, uint64_t keep)
 			continue;
 		name = cap_to_name(c);
 		fputs(first ? "" : ", ", f);
-		json_str(f, name);
+		ward_json_str(f, name);
 		cap_free(name);
 		first = false;
 	}
@@ -246,7 +159,7 @@ static void put_identity(FILE *f, const struct ward_report *r)
 		m->no_new_privs == 1 ? "true" : "false", m->securebits,
 		m->dumpable == 1 ? "true" : "false",
 		m->seccomp == 2 ? "true" : "false", m->seccomp);
-	json_str(f, ward_arch_name(p->seccomp.arch));
+	ward_json_str(f, ward_arch_name(p->seccomp.arch));
 	fprintf(f, ", \"instructions\": %u, \"kill_listener\": %s}}",
 		p->seccomp.ninsns, r->seccomp_listener ? "true" : "false");
 }
@@ -315,7 +228,7 @@ static void put_limits(FILE *f, const struct ward_report *r)
 			first ? "" : ", ", limits[i].name,
 			(unsigned long long)(set ? l->value[k] : 0),
 			limits[i].unit);
-		json_str(f, where);
+		ward_json_str(f, where);
 		fputc('}', f);
 		first = false;
 	}
@@ -420,13 +333,13 @@ static void put_denials(FILE *f, const struct ward_report *r)
 	fputs("{\"seccomp\": [", f);
 	if (v && v->seen) {
 		fputs("{\"syscall\": ", f);
-		json_str(f, v->name);
+		ward_json_str(f, v->name);
 		fputs(", \"nr\": ", f);
 		if (v->nr_known)
 			fprintf(f, "%d, \"arch\": ", v->nr);
 		else
 			fputs("null, \"arch\": ", f);
-		json_str(f, v->nr_known ? ward_arch_name(v->arch) : NULL);
+		ward_json_str(f, v->nr_known ? ward_arch_name(v->arch) : NULL);
 		fputs(", \"action\": \"kill\"}", f);
 	}
 	fputs("], \"network\": ", f);
@@ -436,7 +349,7 @@ static void put_denials(FILE *f, const struct ward_report *r)
 		fputc('[', f);
 		for (size_t i = 0; i < r->nnet; i++) {
 			fputs(i ? ", {\"denied\": " : "{\"denied\": ", f);
-			json_str(f, r->net[i].what);
+			ward_json_str(f, r->net[i].what);
 			fprintf(f, ", \"count\": %llu}",
 				(unsigned long long)r->net[i].count);
 		}
@@ -506,21 +419,21 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 		return ward_fail(err, errno, "report");
 	fprintf(f, "{\"report_version\": %d, \"ward_version\": ",
 		WARD_REPORT_VERSION);
-	json_str(f, WARD_VERSION);
+	ward_json_str(f, WARD_VERSION);
 	fputs(", \"run_id\": ", f);
-	json_str(f, r->run_id);
+	ward_json_str(f, r->run_id);
 	fputs(", \"policy\": {\"name\": ", f);
-	json_str(f, r->policy_name);
+	ward_json_str(f, r->policy_name);
 	fputs(", \"digest\": ", f);
-	json_str(f, r->digest_hex);
+	ward_json_str(f, r->digest_hex);
 	fputs("}, \"mode\": ", f);
-	json_str(f, r->mode);
+	ward_json_str(f, r->mode);
 	fputs(", \"created\": ", f);
 	json_time(f, &r->created);
 	fputs(", \"destroyed\": ", f);
 	json_time(f, &r->destroyed);
 	fputs(", \"reason\": ", f);
-	json_str(f, r->reason);
+	ward_json_str(f, r->reason);
 	fputs(", \"flags\": ", f);
 	put_flags(f, r->flags);
 	fprintf(f, ", \"exit_code\": %d, \"target_exit\": ", r->exit_code);
@@ -533,7 +446,7 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	else
 		fputs("null", f);
 	fputs(", \"error\": ", f);
-	json_str(f, r->error);
+	ward_json_str(f, r->error);
 	fputs(", \"cgroup\": ", f);
 	put_cgroup(f, r->cg);
 	fputs(", \"identity\": ", f);

@@ -12,6 +12,7 @@
 #define WARD_REPORT_H
 
 #include "facts.h"
+#include "json.h"
 #include "output.h"
 #include "policy.h"
 #include "util.h"
@@ -66,14 +67,5 @@ const char *ward_violation_name(const struct ward_policy *p,
 
 /* A few lines for people, on f (ward -v). */
 void ward_report_summary(FILE *f, const struct ward_report *r);
-
-/* A JSON string of n bytes: valid UTF-8 as it is (with JSON's escapes),
- * every byte of an invalid sequence as \udcXX (U+DC80 + the byte, the
- * "surrogateescape" of PEP 383: Python gives the bytes back with
- * .encode("utf-8", "surrogateescape"); other readers see U+FFFD). */
-void ward_json_bytes(FILE *f, const uint8_t *s, size_t n);
-
-/* RFC 3339, UTC, milliseconds: "2025-11-29T11:40:01.123Z". */
-void ward_rfc3339(const struct timespec *ts, char *buf, size_t len);
 
 #endif

@@ -216,7 +216,14 @@ expect wardc/unknown-option 2 "unknown (option|command)" err "$wardc" --bogus
 expect wardc/unknown-command-option 2 "unknown option" err "$wardc" check --bogus
 expect wardc/unknown-command 2 "unknown command" err "$wardc" frobnicate
 expect wardc/bad-target 2 "unknown target" err "$wardc" check --target=mips x.ward
-grep -o '{"[a-z]*", cmd_[a-z]*}' compiler/cli/wardc.c | sed 's/{"\([a-z]*\)".*/\1/' |
+# Each command takes its own options (compiler/cli/commands.c) and refuses
+# another's, naming both.
+expect wardc/fmt-refuses-bpf 2 "^wardc fmt: unknown option \`--bpf\`" err \
+	"$wardc" fmt --bpf --threshold 5 --retries x "$stdlib/base.ward"
+expect wardc/check-refuses-o 2 "^wardc check: unknown option \`-o\`" err \
+	"$wardc" check -o x "$stdlib/base.ward"
+expect wardc/fmt--help-own 0 '^  --check ' out "$wardc" fmt --help
+grep -o '{"[a-z]*", cmd_[a-z]*,' compiler/cli/commands.c | sed 's/{"\([a-z]*\)".*/\1/' |
 	sort -u >"$tmp/commands"
 while read -r cmd; do
 	expect "wardc/$cmd--help" 0 '^usage: wardc' out "$wardc" "$cmd" --help
@@ -289,7 +296,9 @@ help_opts() { # the options a --help text mentions
 }
 {
 	in_work "$wardc" --help | help_opts
-	grep -o '"-[-A-Za-z][-A-Za-z]*=\{0,1\}"' compiler/cli/wardc.c | tr -d '"' | sed 's/=$//' | grep -vx -- '--'
+	while read -r cmd; do in_work "$wardc" "$cmd" --help | help_opts; done <"$tmp/commands"
+	grep -ho '"-[-A-Za-z][-A-Za-z]*=\{0,1\}"' compiler/cli/wardc.c compiler/cli/commands.c |
+		tr -d '"' | sed 's/=$//' | grep -vx -- '--'
 } | sort -u >"$tmp/wardc-opts"
 mc man/wardc.1/every-option options "$man1/wardc.1" $(cat "$tmp/wardc-opts")
 mc man/wardc.1/every-command commands "$man1/wardc.1" $(cat "$tmp/commands")

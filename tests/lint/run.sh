@@ -271,4 +271,39 @@ else
 	fail output-file "-o wrote something else than stdout shows"
 fi
 
+# ------------------------------------------ a file name that is not UTF-8
+# A file name is bytes. JSON and SARIF name the file as the one JSON
+# escaper does (common/json.h): the output is valid UTF-8 and valid JSON,
+# and the name's bytes come back with Python's surrogateescape.
+bad=$(printf 'p\377.ward')
+cp supp-multi.ward "$tmp/$bad"
+for fmt in json sarif; do
+	(cd "$tmp" && lint --format "$fmt" "$bad") >"$tmp/bad.$fmt" 2>&1
+	if ! iconv -f UTF-8 -t UTF-8 "$tmp/bad.$fmt" >/dev/null 2>&1; then
+		fail "non-utf8-name/$fmt" "the output is not valid UTF-8"
+	elif ! why=$(python3 - "$tmp/bad.$fmt" 2>&1 <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1], encoding="utf-8"))
+def strings(x):
+    if isinstance(x, str):
+        yield x
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(x, list):
+        for v in x:
+            yield from strings(v)
+names = [s for s in strings(doc)
+         if s.encode("utf-8", "surrogateescape").endswith(b"p\xff.ward")]
+if not names:
+    sys.exit("no string names the file p\\377.ward")
+EOF
+	); then
+		fail "non-utf8-name/$fmt" "$(printf '%s' "${why:-not JSON}" | tail -1)"
+	else
+		pass "non-utf8-name/$fmt"
+	fi
+done
+
 [ "$fails" -eq 0 ]

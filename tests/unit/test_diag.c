@@ -370,7 +370,7 @@ static void test_json(void **state)
 	    "{\"file\":\"b.ward\",\"line\":2,\"column\":7,\"end_line\":2,"
 	    "\"end_column\":7,\"severity\":\"error\",\"message\":\"quote \\\" "
 	    "backslash \\\\ newline \\n tab \\t bell \\u0007 utf8 \xc3\xa9 bad "
-	    "\\ufffd end\",\"help\":[\"h1\",\"h2 \\\"x\\\"\"],\"notes\":[{"
+	    "\\udcff end\",\"help\":[\"h1\",\"h2 \\\"x\\\"\"],\"notes\":[{"
 	    "\"file\":\"dir/\\\"m\\\".ward\",\"line\":1,\"column\":1,"
 	    "\"end_line\":1,\"end_column\":4,\"severity\":\"note\","
 	    "\"message\":\"see `here`\"}],\"include_chain\":[{\"file\":"

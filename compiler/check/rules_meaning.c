@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rules_meaning.c: the comparison order, negation, strictness and names of
+ * a rule table's parts (rules_meaning.h).
+ */
+#include "rules_meaning.h"
+
+#include "consts.h"
+#include "util.h"
+
+int ward_cmp_order(const struct ward_cmp *a, const struct ward_cmp *b)
+{
+	if (a->arg != b->arg)
+		return a->arg - b->arg;
+	if (a->op != b->op)
+		return a->op - b->op;
+	if (a->mask != b->mask)
+		return a->mask < b->mask ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return 0;
+}
+
+int ward_cmp_qsort(const void *a, const void *b)
+{
+	return ward_cmp_order(a, b);
+}
+
+uint8_t ward_cmp_negate(uint8_t op)
+{
+	static const uint8_t neg[] = {
+	    [WARD_CMP_EQ] = WARD_CMP_NE,
+	    [WARD_CMP_NE] = WARD_CMP_EQ,
+	    [WARD_CMP_LT] = WARD_CMP_GE,
+	    [WARD_CMP_LE] = WARD_CMP_GT,
+	    [WARD_CMP_GT] = WARD_CMP_LE,
+	    [WARD_CMP_GE] = WARD_CMP_LT,
+	    [WARD_CMP_MASKED_EQ] = WARD_CMP_MASKED_NE,
+	    [WARD_CMP_MASKED_NE] = WARD_CMP_MASKED_EQ,
+	};
+	/* Operators are checked where a table is read (blob_read.c) or
+	 * made (the checker): an unknown one is left as it is. */
+	return op < ARRAY_LEN(neg) ? neg[op] : op;
+}
+
+int ward_action_cmp(const struct ward_action *a, const struct ward_action *b)
+{
+	if (a->kind != b->kind)
+		return a->kind > b->kind ? 1 : -1;
+	if (a->kind == WARD_ACT_ERRNO && a->errno_nr != b->errno_nr)
+		return a->errno_nr < b->errno_nr ? 1 : -1;
+	return 0;
+}
+
+const char *ward_action_name(struct ward_pool *pool, struct ward_action a)
+{
+	const char *name;
+
+	switch (a.kind) {
+	case WARD_ACT_ALLOW:
+		return "allow";
+	case WARD_ACT_LOG:
+		return "log";
+	case WARD_ACT_TRAP:
+		return "trap";
+	case WARD_ACT_KILL:
+		return "kill";
+	case WARD_ACT_ERRNO:
+		name = ward_errno_name((int)a.errno_nr);
+		return name ? ward_pool_printf(pool, "errno %s", name)
+			    : ward_pool_printf(pool, "errno %u", a.errno_nr);
+	}
+	return "?";
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * commands.c: every wardc command with the options it takes. An option is
+ * in the table of each command that reads it and nowhere else, so that
+ * `wardc fmt --bpf` is a usage error naming the command rather than an
+ * option silently ignored; --help prints a command's table (options.c).
+ */
+#include "commands.h"
+
+#include <string.h>
+
+#define END                                                                    \
+	{                                                                      \
+		NULL, NULL, NULL, 0, NULL                                      \
+	}
+
+/* A value written `=VALUE` in --help is only taken in that spelling for a
+ * gcc-style option (-fdiagnostics-format=json); --color takes both.
+ *
+ * Every command takes these: they say where to find what a policy uses,
+ * for which target, and how to show the diagnostics. */
+const struct wardc_option wardc_general_options[] = {
+    {"-I", NULL, "DIR", OPT_INCDIR, "add DIR to the search path of `use`"},
+    {"--target", NULL, "ARCH", OPT_TARGET,
+     "x86_64 or aarch64 (default: this machine's)"},
+    {"-Werror", NULL, NULL, OPT_WERROR, "treat warnings as errors"},
+    {"-fdiagnostics-format", NULL, "=text|json", OPT_DIAG_FORMAT,
+     "diagnostics as text or as JSON lines"},
+    {"--color", NULL, "=auto|always|never", OPT_COLOR,
+     "colour the diagnostics (default: auto)"},
+    {"--help", "-h", NULL, OPT_HELP, "show this help"},
+    END,
+};
+
+static const struct wardc_option no_options[] = {END};
+
+static const struct wardc_option compile_options[] = {
+    {"-o", NULL, "OUT", OPT_OUTPUT, "the blob to write"},
+    END,
+};
+
+static const struct wardc_option explain_options[] = {
+    {"--format", NULL, "text|json|yaml", OPT_FORMAT,
+     "the form of the explanation (default: text)"},
+    {"--bpf", NULL, NULL, OPT_BPF, "list the seccomp program"},
+    {"--retries", NULL, "N", OPT_RETRIES,
+     "the budget: runs a caller retries (default: 3)"},
+    {"--queue", NULL, "DURATION", OPT_QUEUE,
+     "the budget: queue and start time (default: 12s)"},
+    END,
+};
+
+static const struct wardc_option diff_options[] = {
+    {"--format", NULL, "text|json|yaml", OPT_FORMAT,
+     "the form of the difference (default: text)"},
+    END,
+};
+
+static const struct wardc_option fmt_options[] = {
+    {"-w", NULL, NULL, OPT_WRITE, "rewrite the files"},
+    {"--check", NULL, NULL, OPT_CHECK,
+     "exit 1 if a file is not canonical; write nothing"},
+    END,
+};
+
+static const struct wardc_option lint_options[] = {
+    {"--format", NULL, "text|json|sarif", OPT_FORMAT,
+     "the findings' form (--list-rules: text|json|markdown)"},
+    {"--threshold", NULL, "N", OPT_THRESHOLD,
+     "exit 1 when a policy's exposure score is above N"},
+    {"--list-rules", NULL, NULL, OPT_LIST_RULES, "print the rule catalogue"},
+    {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    END,
+};
+
+static const struct wardc_option export_options[] = {
+    {"--format", NULL, "oci|k8s", OPT_FORMAT, "the format to write"},
+    {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    END,
+};
+
+static const struct wardc_option import_options[] = {
+    {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    END,
+};
+
+const struct wardc_command wardc_commands[] = {
+    {"check", cmd_check, "FILE...",
+     "check policies and fragments, write nothing", no_options},
+    {"compile", cmd_compile, "SRC -o OUT", "compile a policy into a blob",
+     compile_options},
+    {"explain", cmd_explain, "BLOB|SRC", "show what a policy really allows",
+     explain_options},
+    {"diff", cmd_diff, "A B", "what B allows that A does not, and the reverse",
+     diff_options},
+    {"fmt", cmd_fmt, "FILE...", "print policies in canonical form",
+     fmt_options},
+    {"constants", cmd_constants, "[PREFIX]", "list the built-in constants",
+     no_options},
+    {"args", cmd_args, "[SYSCALL]", "list the built-in syscall argument names",
+     no_options},
+    {"lint", cmd_lint, "FILE...", "find what widens the attack surface",
+     lint_options},
+    {"export", cmd_export, "SRC|BLOB", "to other formats", export_options},
+    {"import", cmd_import, "FILE.json",
+     "a Docker/OCI seccomp profile to a policy", import_options},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+const struct wardc_command *wardc_command(const char *name)
+{
+	for (const struct wardc_command *c = wardc_commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
