@@ -68,8 +68,8 @@ int ward_find_program(const char *prog, const char *path, char *out,
 	}
 	if (!path)
 		return ward_fail(err, ENOENT,
-				 "%s: not found (the policy sets no PATH: give "
-				 "an absolute path)",
+				 "%s: not found inside the sandbox (the policy "
+				 "sets no PATH: give an absolute path)",
 				 prog);
 	for (const char *d = path, *e;; d = e + 1) {
 		struct stat st;
@@ -93,5 +93,7 @@ int ward_find_program(const char *prog, const char *path, char *out,
 	}
 	if (denied)
 		return ward_fail(err, EACCES, "%s", prog);
-	return ward_fail(err, ENOENT, "%s: not found in PATH %s", prog, path);
+	return ward_fail(err, ENOENT,
+			 "%s: not found inside the sandbox (its PATH is %s)",
+			 prog, path);
 }

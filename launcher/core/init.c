@@ -230,7 +230,13 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	measured.seccomp = 2;
 	have_measured = true;
 	execve(path, l->argv, l->envp);
-	ward_fail(&err, errno, "%s", path);
+	if (errno == ENOENT)
+		ward_fail(&err, errno,
+			  "%s: not found inside the sandbox (or the "
+			  "interpreter its #! line names)",
+			  path);
+	else
+		ward_fail(&err, errno, "%s", path);
 	exec_failed(l, &err);
 }
 

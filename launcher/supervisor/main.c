@@ -678,6 +678,35 @@ wait:
 		;
 }
 
+/* A program missing inside the sandbox may well be on the host: say what
+ * the sandbox sees instead (the mount table's destinations). */
+static const ward_err *not_found(struct run *r, ward_err *tmp)
+{
+	const struct ward_policy *p = &r->blob.policy;
+	const char *prog = r->cli.argv[0];
+	char seen[300] = "";
+	size_t off = 0;
+	struct stat st;
+
+	for (uint32_t i = 1; i < p->nmounts && off < sizeof(seen); i++) {
+		const struct ward_mount *m = &p->mounts[i];
+
+		if (m->kind == WARD_MNT_BIND || m->kind == WARD_MNT_SLOT ||
+		    m->kind == WARD_MNT_TMPFS)
+			off += (size_t)snprintf(seen + off, sizeof(seen) - off,
+						"%s%s", off ? " " : "", m->dst);
+	}
+	ward_fail(tmp, 0,
+		  "%s; the sandbox sees only its policy's mounts (%s)%s",
+		  r->facts.outcome.err.msg, off ? seen : "none",
+		  prog[0] == '/' && stat(prog, &st) == 0
+		      ? ", and none of them brings in this path, which is on "
+			"the host"
+		      : "");
+	tmp->code = ENOENT;
+	return tmp;
+}
+
 /* What the outcome says, when it is a failure of ward's or of the exec. */
 static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 {
@@ -690,8 +719,11 @@ static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 		return tmp;
 	}
 	switch (o->end) {
-	case WARD_END_SETUP:
 	case WARD_END_EXEC:
+		if (o->err.code == ENOENT)
+			return not_found(r, tmp);
+		return &o->err;
+	case WARD_END_SETUP:
 		return &o->err;
 	case WARD_END_UNKNOWN:
 		if (o->stop != WARD_STOP_NONE)

@@ -377,10 +377,20 @@ for mode in root rootless; do
 	if [ $i = 5 ]; then pass "$m/setup-failure-reported"; else
 		fail "$m/setup-failure-reported" "run $i: $(why)"; fi
 	launch $m "$B" -- nosuchprogram
-	if [ "$rc" = 127 ] && err_has "nosuchprogram: not found in PATH"; then
+	if [ "$rc" = 127 ] && err_has "nosuchprogram: not found inside the sandbox (its PATH is"; then
 		pass "$m/exit-not-found"
 	else
 		fail "$m/exit-not-found" "$(why)"
+	fi
+	# A program the host has but the policy does not bring in: said so,
+	# with what the sandbox does see (the README's newcomer's surprise).
+	launch $m "$B" -- /sbin/ldconfig --version
+	if [ "$rc" = 127 ] && err_has "/sbin/ldconfig: not found inside the sandbox" &&
+		err_has "the sandbox sees only its policy's mounts (" &&
+		err_has "which is on the host"; then
+		pass "$m/exit-not-found-on-host"
+	else
+		fail "$m/exit-not-found-on-host" "$(why)"
 	fi
 	policy "$T/noexec.wardb" $BASE file:/etc/script:0644:x
 	launch $m "$T/noexec.wardb" -- /etc/script

@@ -104,7 +104,7 @@ static void find(void **state)
 	assert_int_equal(
 	    ward_find_program("nope", path, out, sizeof(out), &err), -1);
 	assert_int_equal(err.code, ENOENT);
-	assert_non_null(strstr(err.msg, "not found in PATH"));
+	assert_non_null(strstr(err.msg, "not found inside the sandbox (its PATH is"));
 	/* A directory is not a program. */
 	snprintf(path, sizeof(path), "%s", dir);
 	assert_int_equal(ward_find_program("dir", path, out, sizeof(out), &err),
