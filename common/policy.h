@@ -118,6 +118,7 @@ struct ward_limits {
 	uint64_t set; /* bit n: limit n is set */
 	uint64_t value[WARD_LIM_COUNT];
 	bool oom_process; /* an OOM kill ends only its victim, not the run */
+	bool text[2];	  /* stdout, stderr: made safe to display */
 };
 
 static inline bool ward_limit_is_set(const struct ward_limits *l,

@@ -27,7 +27,7 @@
 
 #include "blob.h"
 #include "export_sniff.h"
-#include "report.h"
+#include "json.h"
 #include "safefs.h"
 #include "sha256.h"
 

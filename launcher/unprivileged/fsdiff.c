@@ -4,7 +4,7 @@
  */
 #include "fsdiff.h"
 
-#include "report.h"
+#include "json.h"
 #include "safefs.h"
 #include "sha256.h"
 

@@ -39,6 +39,7 @@ void ward_output_init(struct ward_output *o, const struct ward_limits *l,
 		s->dest_file = dests[i] >= 0 && fstat(dests[i], &st) == 0 &&
 			       S_ISREG(st.st_mode);
 		s->cap = limit_or_none(l, caps[i]);
+		s->text = l->text[i];
 		/* The ceiling follows the most the stream can keep. */
 		eff = min_u64(s->cap, o->total_cap);
 		if (eff == WARD_OUT_NONE)
@@ -97,6 +98,18 @@ size_t ward_output_account(struct ward_output *o, int i, const uint8_t *data,
 	return keep;
 }
 
+/* Room for what n more raw bytes may become in the waiting buffer. */
+static size_t raw_room(const struct ward_stream *s)
+{
+	size_t room = WARD_OUT_BUF - s->pend_off - s->pend_len;
+
+	if (!s->text)
+		return room;
+	/* Escapes grow, and the end of the stream may add a held-back
+	 * character's. */
+	return room > 4 * WARD_TEXT_GROWTH ? room / WARD_TEXT_GROWTH - 4 : 0;
+}
+
 bool ward_output_can_read(const struct ward_output *o, int i)
 {
 	const struct ward_stream *s = &o->s[i];
@@ -106,7 +119,7 @@ bool ward_output_can_read(const struct ward_output *o, int i)
 	/* Past its cap a stream is only drained: nothing waits. */
 	if (keep_room(o, s) == 0 || s->dest < 0)
 		return true;
-	return s->pend_off + s->pend_len < WARD_OUT_BUF;
+	return raw_room(s) > 0;
 }
 
 int ward_output_read(struct ward_output *o, int i)
@@ -114,12 +127,14 @@ int ward_output_read(struct ward_output *o, int i)
 	static uint8_t scratch[WARD_OUT_BUF];
 	struct ward_stream *s = &o->s[i];
 	bool drop = keep_room(o, s) == 0 || s->dest < 0;
-	uint8_t *at = drop ? scratch : s->pend + s->pend_off + s->pend_len;
-	size_t room =
-	    drop ? sizeof(scratch) : WARD_OUT_BUF - s->pend_off - s->pend_len;
+	uint8_t *end = s->pend + s->pend_off + s->pend_len;
+	uint8_t *at = drop || s->text ? scratch : end;
+	size_t room = drop ? sizeof(scratch) : raw_room(s);
 	ssize_t n;
 	size_t keep;
 
+	if (room == 0)
+		return -1;
 	do
 		n = read(s->rd, at, room);
 	while (n < 0 && errno == EINTR);
@@ -128,13 +143,18 @@ int ward_output_read(struct ward_output *o, int i)
 	if (n <= 0) {
 		close(s->rd);
 		s->rd = -1;
+		/* A character held back that no read will finish. */
+		if (s->text && s->dest >= 0)
+			s->pend_len +=
+			    ward_text_escape(&s->ts, NULL, 0, end, 1);
 		return 0;
 	}
 	keep = ward_output_account(o, i, at, (size_t)n);
 	/* The kept prefix is already in place; what follows it in the
 	 * buffer is simply not counted. */
 	if (!drop && s->dest >= 0)
-		s->pend_len += keep;
+		s->pend_len +=
+		    s->text ? ward_text_escape(&s->ts, at, keep, end, 0) : keep;
 	return 1;
 }
 

@@ -12,7 +12,11 @@
  * run (reason output_limit): a target that only prints cannot keep the
  * supervisor busy forever. A stream without any cap is passed on whole.
  *
- * Delivery never blocks the supervisor's loop: kept bytes wait in a
+ * A stream in text mode (the policy's `streams`) is delivered safe to
+ * display (textsafe.h); the cap, the digest and the tail are of the raw
+ * bytes, and the report says how many were escaped.
+ *
+ * Delivery never blocks the courier's loop: kept bytes wait in a
  * buffer, written when the destination is writable; while the buffer is
  * full the pipe is not read (the target waits, the timer still runs).
  */
@@ -21,6 +25,7 @@
 
 #include "policy.h"
 #include "sha256.h"
+#include "textsafe.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -44,6 +49,8 @@ struct ward_stream {
 	uint64_t total;	  /* bytes read */
 	uint64_t kept;	  /* bytes kept (delivered or waiting) */
 	bool over_ceiling;
+	bool text; /* delivered safe to display (textsafe.h) */
+	struct ward_textsafe ts;
 	struct ward_sha256 sha;
 	uint8_t digest[32]; /* after ward_output_finish */
 	uint8_t tail[WARD_OUT_TAIL];

@@ -306,9 +306,11 @@ static void put_stream(FILE *f, const struct ward_stream *s)
 	ward_hex(s->digest, sizeof(s->digest), hex);
 	fprintf(f,
 		"{\"bytes\": %llu, \"kept\": %llu, \"truncated\": %s, "
-		"\"sha256\": \"%s\", \"tail\": ",
+		"\"mode\": \"%s\", \"escaped\": %llu, \"sha256\": \"%s\", "
+		"\"tail\": ",
 		(unsigned long long)s->total, (unsigned long long)s->kept,
-		s->total > s->kept ? "true" : "false", hex);
+		s->total > s->kept ? "true" : "false", s->text ? "text" : "raw",
+		(unsigned long long)s->ts.escaped, hex);
 	ward_json_bytes(f, tail, n);
 	fputc('}', f);
 }

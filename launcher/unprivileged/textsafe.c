@@ -51,7 +51,8 @@ size_t ward_text_escape(struct ward_textsafe *t, const uint8_t *in, size_t n,
 	if (n > WORK_MAX)
 		n = WORK_MAX; /* the caller never reads more */
 	memcpy(work, t->carry, t->ncarry);
-	memcpy(work + len, in, n);
+	if (n)
+		memcpy(work + len, in, n);
 	len += n;
 	t->ncarry = 0;
 	for (size_t i = 0; i < len;) {
@@ -63,8 +64,8 @@ size_t ward_text_escape(struct ward_textsafe *t, const uint8_t *in, size_t n,
 			t->ncarry = len - i;
 			break;
 		}
-		if (k == 1 && ((c >= 0x20 && c < 0x7f) || c == '\t' ||
-			       c == '\n')) {
+		if (k == 1 &&
+		    ((c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n')) {
 			out[o++] = c;
 		} else if (k <= 1) {
 			o += (size_t)sprintf((char *)out + o, "\\x%02x", c);

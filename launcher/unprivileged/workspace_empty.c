@@ -4,7 +4,7 @@
  */
 #include "workspace_empty.h"
 
-#include "report.h"
+#include "json.h"
 #include "safefs.h"
 
 #include <dirent.h>
