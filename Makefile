@@ -26,6 +26,11 @@ PKG_CONFIG ?= pkg-config
 # precompiled by wardc).
 LAUNCHER_PKGS := libcap libsodium
 COMPILER_PKGS := libseccomp libsodium yaml-0.1
+# What pkg-config says is only known once `make deps` has installed the
+# packages, which in `make deps demo` is after this file is parsed: every
+# variable that holds a $(shell $(PKG_CONFIG) ...) is recursive (=), and so
+# is every variable that uses one (ALL_CFLAGS, WARD_LDFLAGS), so that it is
+# expanded in the recipes, after deps ran. Never := for these.
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(sort $(LAUNCHER_PKGS) $(COMPILER_PKGS) cmocka) 2>/dev/null)
 LAUNCHER_LIBS = $(shell $(PKG_CONFIG) --libs $(LAUNCHER_PKGS) 2>/dev/null)
 COMPILER_LIBS = $(shell $(PKG_CONFIG) --libs $(COMPILER_PKGS) 2>/dev/null)
@@ -33,7 +38,7 @@ CMOCKA_LIBS = $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 WARNINGS := -Wall -Wextra -Werror -Wshadow -Wformat=2 -Wvla -Wno-unused-parameter
 CFLAGS ?= -O2 -g
-ALL_CFLAGS := -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DWARD_VERSION='"$(VERSION)"' \
+ALL_CFLAGS = -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -DWARD_VERSION='"$(VERSION)"' \
 	-I. -Ilang -Icompiler -Ilauncher -I$(BUILD)/gen $(PKG_CFLAGS) $(CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS)
 ifeq ($(SAN),1)
@@ -153,7 +158,7 @@ $(WARDC): $(call obj,$(COMPILER_MAINS)) $(LIBCOMPILER) $(LIBLANG) $(LIBCORE)
 
 # ward is linked statically (but not with sanitizers, which cannot be): it
 # is exec'd for every run, and the dynamic loader was a quarter of its start.
-WARD_LDFLAGS := $(if $(filter 1,$(SAN)),$(LAUNCHER_LIBS),-static $(shell $(PKG_CONFIG) --static --libs $(LAUNCHER_PKGS) 2>/dev/null))
+WARD_LDFLAGS = $(if $(filter 1,$(SAN)),$(LAUNCHER_LIBS),-static $(shell $(PKG_CONFIG) --static --libs $(LAUNCHER_PKGS) 2>/dev/null))
 $(WARD): $(call obj,$(LAUNCHER_MAINS)) $(LIBLAUNCHER) $(LIBCORE)
 	$(CC) $(ALL_LDFLAGS) -o $@ $^ $(WARD_LDFLAGS)
 
