@@ -43,8 +43,8 @@
 set -u
 
 # ------------------------------------------------ inside the namespaces
-# run.sh --enter ROOT: PID 1 of the new pid namespace, in the new mount
-# namespace; makes the mounts, pivots into ROOT and runs the README there.
+# run.sh --enter ROOT: in the new mount and pid namespaces (under timeout,
+# their PID 1); makes the mounts, pivots into ROOT and runs the README there.
 if [ "${1:-}" = --enter ]; then
 	set -e
 	r=$2
@@ -132,9 +132,10 @@ child=
 cleanup() {
 	trap '' INT TERM
 	if [ -n "$child" ]; then
-		kill "$child" 2>/dev/null
+		kill -KILL "$child" 2>/dev/null
 		wait "$child" 2>/dev/null
 	fi
+	[ -z "${base:-}" ] || rm -f "$base.tmp.$$"
 	# The mounts live in the run's namespaces; never remove through one.
 	left=$(awk -v w="$work" '$5 == w || index($5, w "/") == 1' /proc/self/mountinfo)
 	if [ -n "$left" ]; then
@@ -165,7 +166,10 @@ tb=$(now)
 		exit 0
 	fi
 	echo "built"
-	debootstrap --variant=minbase --include=make "$SUITE" "$root" "$mirror" \
+	# In a mount namespace of its own: the proc and sys debootstrap mounts
+	# in the root go with it, however it ends.
+	unshare --mount --propagation private \
+		debootstrap --variant=minbase --include=make "$SUITE" "$root" "$mirror" \
 		>"$work/debootstrap.log" 2>&1 || {
 		tail -15 "$work/debootstrap.log"
 		echo "fresh: debootstrap failed"
@@ -205,8 +209,12 @@ tb=$(($(now) - tb))
 
 # -------------------------------------------------------------- the run
 tr0=$(now)
-timeout -k 30 "$limit" unshare --mount --propagation private --pid --kill-child \
-	/bin/sh "$here/run.sh" --enter "$root" >"$work/log" 2>&1 </dev/null &
+# timeout is PID 1 of the namespace; unshare ignores SIGTERM, and when it is
+# killed its child is too (--kill-child), and with PID 1 every process of
+# the run.
+unshare --mount --propagation private --pid --kill-child \
+	timeout -k 30 "$limit" /bin/sh "$here/run.sh" --enter "$root" \
+	>"$work/log" 2>&1 </dev/null &
 child=$!
 wait "$child"
 rc=$?
