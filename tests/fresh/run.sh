@@ -43,8 +43,17 @@
 set -u
 
 # ------------------------------------------------ inside the namespaces
-# run.sh --enter ROOT: in the new mount and pid namespaces (under timeout,
-# their PID 1); makes the mounts, pivots into ROOT and runs the README there.
+# run.sh --init ROOT LIMIT: PID 1 of the new pid namespace. It reaps the
+# orphans, as init does on a machine (the attack and lifecycle tests count
+# what is left), while --enter runs under timeout.
+if [ "${1:-}" = --init ]; then
+	timeout -k 30 "$3" /bin/sh "$0" --enter "$2" &
+	pid=$!
+	wait "$pid" # dash reaps every child while it waits
+	exit $?
+fi
+# run.sh --enter ROOT: in the new mount and pid namespaces; makes the mounts,
+# pivots into ROOT and runs the README there.
 if [ "${1:-}" = --enter ]; then
 	set -e
 	r=$2
@@ -209,11 +218,10 @@ tb=$(($(now) - tb))
 
 # -------------------------------------------------------------- the run
 tr0=$(now)
-# timeout is PID 1 of the namespace; unshare ignores SIGTERM, and when it is
-# killed its child is too (--kill-child), and with PID 1 every process of
-# the run.
+# unshare ignores SIGTERM; when it is killed, its child is too
+# (--kill-child), and with that PID 1 every process of the run.
 unshare --mount --propagation private --pid --kill-child \
-	timeout -k 30 "$limit" /bin/sh "$here/run.sh" --enter "$root" \
+	/bin/sh "$here/run.sh" --init "$root" "$limit" \
 	>"$work/log" 2>&1 </dev/null &
 child=$!
 wait "$child"
