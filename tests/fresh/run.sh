@@ -13,8 +13,8 @@
 #      runs the README as root needs nothing else (as a user, sudo too).
 #   2. The host's apt sources for bookworm, bookworm-updates and
 #      bookworm-security (same URIs and components), its proxy and
-#      Check-Valid-Until/Check-Date settings, and its /etc/resolv.conf are
-#      copied in; `git archive` of WARD_FRESH_REV (default HEAD) of the
+#      Check-Valid-Until/Check-Date settings, its /etc/resolv.conf and its
+#      /etc/hosts (the root shares the host's hostname) are copied in; `git archive` of WARD_FRESH_REV (default HEAD) of the
 #      repository this script lives in is unpacked at /root/ward. What is
 #      tested is the commit, not the work tree.
 #   3. The root is entered with a new mount namespace (private propagation)
@@ -202,7 +202,7 @@ tb=$(($(now) - tb))
 
 # ------------------------------------------------------------ the setup
 {
-	cp /etc/resolv.conf "$root/etc/resolv.conf" &&
+	cp /etc/resolv.conf /etc/hosts "$root/etc/" &&
 		printf '%s\n' "$targets" | awk -v s="$SUITE" -v m="$mirror" '
 			$2 == s || index($2, s "-") == 1 { print "deb " $1 " " $2 " " $3; n++ }
 			END { if (!n) print "deb " m "/ " s " main" }' \
@@ -235,8 +235,10 @@ report=$(sed -n '/^== the run report (--report)$/,$p' "$work/log")
 # whether jq printed it or not.
 reason=$(printf '%s\n' "$report" | grep -o '"reason": *"[^"]*"' | head -1 | sed 's/.*: *"//; s/"$//')
 why=
-if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-	why="timed out after $limit s"
+if [ "$rc" = 124 ]; then
+	why="timed out after $limit s (WARD_FRESH_TIMEOUT)"
+elif [ "$rc" = 137 ]; then
+	why="killed (SIGKILL: after the timeout of $limit s, or from outside)"
 elif [ "$rc" != 0 ]; then
 	err=$(grep -m1 -E 'undefined reference|error:|Error [0-9]+|E: |not fresh|No such file' "$work/log")
 	why="make deps demo exited $rc${err:+: $err}"
