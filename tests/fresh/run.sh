@@ -18,15 +18,21 @@
 #      repository this script lives in is unpacked at /root/ward. What is
 #      tested is the commit, not the work tree.
 #   3. The root is entered with a new mount namespace (private propagation)
-#      and a new pid namespace and pivot_root, not chroot: the kernel
-#      refuses user namespaces to a chrooted process, and ward would fail
-#      with "clone3 into new namespaces: Operation not permitted". Inside:
+#      and pivot_root, not chroot: the kernel refuses user namespaces to a
+#      chrooted process, and ward would fail with "clone3 into new
+#      namespaces: Operation not permitted". Not a new pid namespace: ward
+#      names its run cgroups by pid and removes the empty ones whose pid is
+#      not alive, so a ward in another pid namespace than the wards of the
+#      host, in the same cgroup hierarchies, would remove theirs (and they
+#      its) between mkdir and clone3 ("clone3 into new namespaces: No such
+#      file or directory"). Inside:
 #      a fresh proc and sysfs, the host's cgroup mounts bound read-write
 #      (ward makes its cgroups below its own, as on the host), the host's
 #      /dev, a tmpfs on /run; /tmp is the root's own directory, as on a
 #      Debian 12 install. Then `cd /root/ward && make deps demo`, with a
 #      clean environment, under timeout(1) (WARD_FRESH_TIMEOUT seconds,
-#      default 1500).
+#      default 1500). Orphans are reaped by the host's init, as on a
+#      machine.
 #   4. Judged from the output alone: make exited 0, and the demo's run
 #      report (the JSON after "== the run report (--report)") says reason
 #      "exited", with ward's exit status 0.
@@ -35,28 +41,24 @@
 # (STEP: prereq, readme, base, setup, make-deps-demo), or "SKIP fresh: why"
 # when not root. Needs, on the host: root, debootstrap (make deps installs
 # it), git, unshare, pivot_root and flock (util-linux), and the mirror.
-# Every mount is made inside the namespaces, so none outlives the run; the
-# pid namespace takes every process of the run with it; the temporary
-# directory (under /var/tmp) is removed on every path (trap), after checking
-# that nothing is mounted below it. Network traffic: only to the mirror, by
-# debootstrap and by apt inside the root.
+# Every mount is made inside mount namespaces of the run, so none outlives
+# it. On every path (trap), every process in the run's mount namespace is
+# killed (the namespace is held open meanwhile, so that its id cannot be
+# another's), then the temporary directory (under /var/tmp) is removed,
+# after checking that nothing is mounted below it. Network traffic: only to
+# the mirror, by debootstrap and by apt inside the root.
 set -u
 
-# ------------------------------------------------ inside the namespaces
-# run.sh --init ROOT LIMIT: PID 1 of the new pid namespace. It reaps the
-# orphans, as init does on a machine (the attack and lifecycle tests count
-# what is left), while --enter runs under timeout.
-if [ "${1:-}" = --init ]; then
-	timeout -k 30 "$3" /bin/sh "$0" --enter "$2" &
-	pid=$!
-	wait "$pid" # dash reaps every child while it waits
-	exit $?
-fi
-# run.sh --enter ROOT: in the new mount and pid namespaces; makes the mounts,
-# pivots into ROOT and runs the README there.
+# ------------------------------------------------- inside the namespace
+# run.sh --enter WORK LIMIT: in the new mount namespace; says which it is
+# (WORK/mntns), makes the mounts, pivots into WORK/root and runs the README
+# there.
 if [ "${1:-}" = --enter ]; then
 	set -e
-	r=$2
+	readlink /proc/self/ns/mnt >"$2/mntns.tmp"
+	mv "$2/mntns.tmp" "$2/mntns"
+	r=$2/root
+	limit=$3
 	mount --bind "$r" "$r" # pivot_root needs a mount point
 	mount -t proc -o nosuid,nodev,noexec proc "$r/proc"
 	mount -t sysfs -o nosuid,nodev,noexec sysfs "$r/sys"
@@ -78,7 +80,8 @@ if [ "${1:-}" = --enter ]; then
 		fi
 	done
 	echo "== fresh: make deps demo"
-	exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	exec timeout -k 30 "$limit" \
+		env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LOGNAME=root USER=root SHELL=/bin/sh \
 		/bin/sh -c 'cd /root/ward && make deps demo'
 fi
@@ -137,13 +140,30 @@ fi
 work=$(mktemp -d /var/tmp/ward-fresh.XXXXXX) || fail setup "mktemp failed"
 root=$work/root
 child=
+ns=
+# ns_procs: the processes in the run's mount namespace (fd 8 holds it).
+# shellcheck disable=SC2317 # run by the trap
+ns_procs() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink "$p/ns/mnt" 2>/dev/null)" != "$ns" ] || echo "${p#/proc/}"
+	done
+}
 # shellcheck disable=SC2317 # run by the trap
 cleanup() {
 	trap '' INT TERM
-	if [ -n "$child" ]; then
-		kill -KILL "$child" 2>/dev/null
-		wait "$child" 2>/dev/null
+	[ -z "$child" ] || kill -KILL "$child" 2>/dev/null
+	if [ -n "$ns" ]; then
+		tries=0
+		while pids=$(ns_procs) && [ -n "$pids" ] && [ "$tries" -lt 20 ]; do
+			# shellcheck disable=SC2086 # a list of pids
+			kill -KILL $pids 2>/dev/null
+			sleep 0.5
+			tries=$((tries + 1))
+		done
+		[ -z "$pids" ] || echo "fresh: processes of the run left: $pids"
+		exec 8<&-
 	fi
+	[ -z "$child" ] || wait "$child" 2>/dev/null
 	[ -z "${base:-}" ] || rm -f "$base.tmp.$$"
 	# The mounts live in the run's namespaces; never remove through one.
 	left=$(awk -v w="$work" '$5 == w || index($5, w "/") == 1' /proc/self/mountinfo)
@@ -218,12 +238,16 @@ tb=$(($(now) - tb))
 
 # -------------------------------------------------------------- the run
 tr0=$(now)
-# unshare ignores SIGTERM; when it is killed, its child is too
-# (--kill-child), and with that PID 1 every process of the run.
-unshare --mount --propagation private --pid --kill-child \
-	/bin/sh "$here/run.sh" --init "$root" "$limit" \
-	>"$work/log" 2>&1 </dev/null &
+unshare --mount --propagation private \
+	/bin/sh "$here/run.sh" --enter "$work" "$limit" >"$work/log" 2>&1 </dev/null &
 child=$!
+# Hold the run's mount namespace open (fd 8) until the end, so that the
+# cleanup kills its processes by an id no other namespace can have.
+while [ ! -f "$work/mntns" ] && kill -0 "$child" 2>/dev/null; do sleep 0.1; done
+if [ -f "$work/mntns" ] && command exec 8<"/proc/$child/ns/mnt" &&
+	[ "$(readlink /proc/$$/fd/8)" = "$(cat "$work/mntns")" ]; then
+	ns=$(cat "$work/mntns")
+fi
 wait "$child"
 rc=$?
 child=
