@@ -135,7 +135,7 @@ WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 SUITES := unit golden stdlib lint export exporter net agents e2e profiles attack
-.PHONY: all all-tests deps check test test-fuzz test-install $(SUITES) demo fuzz fuzz-replay \
+.PHONY: all all-tests deps check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb FORCE
 .DELETE_ON_ERROR:
 
@@ -148,7 +148,8 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
-	crun nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib
+	crun nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
+	debootstrap
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
@@ -235,6 +236,9 @@ $(SUITES): all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $@
 test-fuzz test-install: all-tests
 	@BUILD=$(BUILD) sh tests/run.sh $(patsubst test-%,%,$@)
+# The fresh-machine suite builds in a Debian root of its own (not in check).
+test-fresh:
+	@sh tests/run.sh fresh
 
 # ---------------------------------------------------------------- tcb
 # The privileged core: every file of what runs as root or before the

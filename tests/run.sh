@@ -1,8 +1,9 @@
 #!/bin/sh
 # tests/run.sh SUITE: run one suite (unit, golden, fuzz, stdlib, lint, export,
-# install, exporter, net, agents, e2e, profiles, attack) or all. golden holds
-# the diagnostics (tests/golden) and the pinned seccomp listings
-# (tests/bpf-golden).
+# install, exporter, net, agents, e2e, profiles, attack) or all; or fresh
+# (make deps demo on a bare Debian 12 root), which all does not include:
+# .ci/run runs it after make deps check. golden holds the diagnostics
+# (tests/golden) and the pinned seccomp listings (tests/bpf-golden).
 # Every suite prints one line per test ("PASS name" / "FAIL name: why");
 # cmocka binaries print their own summary, which is counted here. The last
 # line is "N passed, N failed"; the exit status is 0 only when nothing failed.
@@ -102,6 +103,9 @@ profiles | all) echo "== profiles"; run_script_suite profiles tests/profiles/run
 esac
 case $suite in
 attack | all) echo "== attack"; run_script_suite attack tests/attacks/run.sh ;;
+esac
+case $suite in
+fresh) echo "== fresh (make deps demo on a bare Debian 12 root)"; run_script_suite fresh tests/fresh/run.sh ;;
 esac
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
