@@ -18,10 +18,14 @@
  *                 copy stops one byte past what the caps allow
  *   anything else refused by its type, never opened
  *
- * With `on-violation refuse` the first violation ends the walk and the
- * staging directory is removed: nothing is exported. Otherwise the staged
- * tree's top-level entries are renamed into the export directory, never
- * over an existing name.
+ * With `on-violation refuse` (the default) the first violation ends the
+ * walk and the staging directory is removed: nothing is exported. Otherwise
+ * the staging directory is renamed `.ward-publish-<hex>` and its top-level
+ * entries are renamed into the export directory, never over an existing
+ * name; the directory goes last. A crash between those renames leaves the
+ * `.ward-publish-` directory behind as the mark of a half-published result
+ * (no manifest says `complete` either), and the next export into that
+ * directory refuses to run beside it.
  */
 #include "exporter.h"
 
@@ -43,6 +47,9 @@
 
 #define CHUNK	(64 * 1024)
 #define REL_MAX (WARD_EXPORT_DEPTH_MAX * 256 + 512)
+
+#define STAGE_PREFIX   ".ward-export-"
+#define PUBLISH_PREFIX ".ward-publish-"
 
 static const char *const reason_names[WARD_XR_COUNT] = {
     [WARD_XR_NONE] = NULL,
@@ -71,6 +78,19 @@ static const char *const reason_names[WARD_XR_COUNT] = {
 const char *ward_xreason_name(enum ward_xreason r)
 {
 	return (unsigned)r < WARD_XR_COUNT ? reason_names[r] : NULL;
+}
+
+const char *ward_xstatus_name(enum ward_xstatus s)
+{
+	switch (s) {
+	case WARD_XS_COMPLETE:
+		return "complete";
+	case WARD_XS_PARTIAL:
+		return "partial";
+	case WARD_XS_REFUSED:
+		break;
+	}
+	return "refused";
 }
 
 /* A directory of the staging tree: made when its first file is staged. */
@@ -152,6 +172,7 @@ static void refuse(struct xctx *x, struct ward_export_entry *e,
 
 	e->verdict = WARD_XV_REFUSED;
 	e->reason = why;
+	x->res->nrefused++;
 	va_start(ap, fmt);
 	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
 	va_end(ap);
@@ -611,12 +632,38 @@ static void unexport(struct xctx *x, const char *top, enum ward_xverdict v,
 			continue;
 		e->verdict = v;
 		e->reason = why;
+		if (v == WARD_XV_REFUSED)
+			x->res->nrefused++;
 		if (why == WARD_XR_EXISTS)
 			snprintf(e->detail, sizeof(e->detail),
 				 "the export directory has `%s` already", top);
 		x->res->files--;
 		x->res->bytes -= e->size;
 	}
+}
+
+/* Mark the staging directory as publishing: from here until it is removed,
+ * dest may hold part of this result (see interrupted()). The rename is
+ * durable before the first entry moves. */
+static void begin_publish(struct xctx *x, int dest_fd, char *stage_name,
+			  size_t len)
+{
+	char pub[64];
+	int n = snprintf(pub, sizeof(pub), "%s%s", PUBLISH_PREFIX,
+			 stage_name + strlen(STAGE_PREFIX));
+
+	if (n < 0 || (size_t)n >= len || (size_t)n >= sizeof(pub)) {
+		fail(x, ENAMETOOLONG, "name the staging directory");
+		return;
+	}
+	if (renameat2(dest_fd, stage_name, dest_fd, pub, RENAME_NOREPLACE) <
+	    0) {
+		fail(x, errno, "rename the staging directory");
+		return;
+	}
+	memcpy(stage_name, pub, (size_t)n + 1);
+	if (fsync(dest_fd) < 0)
+		fail(x, errno, "fsync the export directory");
 }
 
 /* Move the staged tree's top-level entries into dest, never over a name
@@ -634,8 +681,12 @@ static void publish(struct xctx *x, int stage_fd, int dest_fd)
 	}
 	for (; moved < n; moved++) {
 		if (renameat2(stage_fd, names[moved], dest_fd, names[moved],
-			      RENAME_NOREPLACE) == 0)
+			      RENAME_NOREPLACE) == 0) {
+			if (x->hook && x->hook->after_rename)
+				x->hook->after_rename(x->hook->arg,
+						      names[moved]);
 			continue;
+		}
 		if (errno != EEXIST) {
 			fail(x, errno, "rename %s into the export directory",
 			     names[moved]);
@@ -664,6 +715,35 @@ static void publish(struct xctx *x, int stage_fd, int dest_fd)
 	free(names);
 }
 
+/* A `.ward-publish-` directory in dest: an export that was publishing when
+ * its ward died (or one publishing right now). dest then holds part of
+ * another run's result, and adding this run's would make a mixture that no
+ * manifest describes. Returns 0 with name filled, or -1 (none, or dest
+ * unreadable: the export fails on it later). */
+static int interrupted(int dest_fd, char *name, size_t len)
+{
+	int fd = dup(dest_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	int rc = -1;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, PUBLISH_PREFIX,
+			     strlen(PUBLISH_PREFIX))) {
+			snprintf(name, len, "%s", de->d_name);
+			rc = 0;
+			break;
+		}
+	closedir(d);
+	return rc;
+}
+
 /* --------------------------------------------------------------- entry */
 
 int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
@@ -671,7 +751,7 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		struct ward_export_result *res, ward_err *err)
 {
 	struct xctx *x = calloc(1, sizeof(*x));
-	char stage_name[48];
+	char stage_name[64], other[NAME_MAX + 1];
 	struct stage root = {.fd = -1};
 	struct stat st;
 	ward_err rmerr;
@@ -693,7 +773,16 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 	}
 	x->dest_dev = st.st_dev;
 	x->dest_ino = st.st_ino;
-	if (ward_random_name(stage_name, sizeof(stage_name), ".ward-export-") <
+	if (interrupted(dest_fd, other, sizeof(other)) == 0) {
+		fail(x, EEXIST,
+		     "the export directory holds %.64s, left by an export "
+		     "that was publishing when it stopped: what is there may "
+		     "be half of another run's result; remove it (and that "
+		     "result) first",
+		     other);
+		goto out;
+	}
+	if (ward_random_name(stage_name, sizeof(stage_name), STAGE_PREFIX) <
 		0 ||
 	    mkdirat(dest_fd, stage_name, 0700) < 0) {
 		fail(x, errno,
@@ -712,6 +801,9 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		if (!x->refused && root.staged && fsync(root.fd) < 0)
 			fail(x, errno, "fsync the staging directory");
 		if (!x->refused)
+			begin_publish(x, dest_fd, stage_name,
+				      sizeof(stage_name));
+		if (!x->refused)
 			publish(x, root.fd, dest_fd);
 	}
 	if (x->refused)
@@ -724,7 +816,13 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		fail(x, rmerr.code, "remove the staging directory: %s",
 		     rmerr.msg);
 out:
-	res->exported = !x->refused;
+	if (x->refused)
+		res->status = WARD_XS_REFUSED;
+	else if (res->nrefused || res->truncated)
+		res->status = res->files ? WARD_XS_PARTIAL : WARD_XS_REFUSED;
+	else
+		res->status = WARD_XS_COMPLETE;
+	res->exported = res->status == WARD_XS_COMPLETE;
 	if (x->failed) {
 		ward_err_str(err, res->error, sizeof(res->error));
 		rc = -1;
@@ -807,9 +905,11 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 				ward_export_type_name(bit));
 			first = false;
 		}
-	fprintf(f, "],\"on_violation\":\"%s\"},\"exported\":%s",
+	fprintf(f,
+		"],\"on_violation\":\"%s\"},\"status\":\"%s\","
+		"\"exported\":%s",
 		x->on_violation == WARD_EXPORT_SKIP ? "skip" : "refuse",
-		r->exported ? "true" : "false");
+		ward_xstatus_name(r->status), r->exported ? "true" : "false");
 	fputs(",\"refusal\":", f);
 	if (r->refusal) {
 		fprintf(f, "{\"reason\":\"%s\",\"path\":",

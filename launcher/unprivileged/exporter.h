@@ -13,7 +13,8 @@
  * earlier). Content types are checked by their bytes. Files are written in
  * a private staging directory inside the export directory, fsync'ed, and
  * renamed into place only at the end: nothing half-written is ever visible,
- * and with `on-violation refuse` one violation exports nothing.
+ * and with `on-violation refuse` (the default) one violation exports
+ * nothing: all or nothing.
  *
  * The result is a manifest: every entry looked at, with its size, SHA-256,
  * detected type, and whether it was exported or why not.
@@ -71,6 +72,20 @@ enum ward_xverdict {
 	WARD_XV_WITHHELD, /* fine, but the export was refused as a whole */
 };
 
+/* What an export came to: the manifest's "status". The zero value is
+ * REFUSED, so that a result nobody filled in (the slot was missing) says
+ * that nothing was published. */
+enum ward_xstatus {
+	WARD_XS_REFUSED = 0, /* nothing published: a violation under
+				`refuse`, a failure, or (`skip`) every file
+				left out */
+	WARD_XS_PARTIAL,     /* `skip`: some files left out, the others
+				published */
+	WARD_XS_COMPLETE,    /* every file looked at was published */
+};
+
+const char *ward_xstatus_name(enum ward_xstatus s);
+
 struct ward_export_entry {
 	char *path;	  /* relative to the slot: raw bytes, as named */
 	const char *kind; /* "file", "dir", "symlink", "fifo", "socket",
@@ -92,8 +107,11 @@ struct ward_export_result {
 	size_t n, cap;
 	uint64_t files, bytes; /* exported */
 	uint64_t examined;     /* entries looked at */
-	bool exported;	       /* false: refused as a whole, or failed */
-	bool truncated;	       /* the walk stopped at WARD_EXPORT_SCAN_MAX */
+	uint64_t nrefused;     /* entries refused, listed or not */
+	enum ward_xstatus status;
+	bool exported;	/* status == WARD_XS_COMPLETE: the whole result, and
+			   only then */
+	bool truncated; /* the walk stopped at WARD_EXPORT_SCAN_MAX */
 	/* The violation that refused the export (refuse), or NONE. */
 	enum ward_xreason refusal;
 	char *refusal_path;
@@ -107,15 +125,19 @@ struct ward_export_result {
 struct ward_export_hook {
 	void (*after_chunk)(void *arg, int dirfd, const char *name,
 			    uint64_t copied);
+	/* after each top-level entry is renamed into the export directory:
+	 * the moment a crash would leave half a result */
+	void (*after_rename)(void *arg, const char *name);
 	void *arg;
 };
 
 /*
  * Export from the slot directory slot_fd into the directory dest_fd under
  * rule. Both descriptors stay the caller's. Returns 0 when the export ran
- * to its end, whatever it decided (res->exported says whether anything
- * was published), or -1 with err filled when it could not (the export
- * directory is full or unwritable...): nothing is published then either.
+ * to its end, whatever it decided (res->status says what was published),
+ * or -1 with err filled when it could not (the export directory is full or
+ * unwritable, or holds an interrupted publication...): nothing is
+ * published then either.
  * res is filled in both cases; free it with ward_export_result_free.
  */
 int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
