@@ -59,11 +59,16 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 void lint_export_active(struct lint_ctx *c, const struct lint_rule *r)
 {
 	static const uint32_t active[] = {WARD_EXPORT_T_HTML, WARD_EXPORT_T_SVG,
-					  WARD_EXPORT_T_ZIP};
+					  WARD_EXPORT_T_ZIP, WARD_EXPORT_T_TAR,
+					  WARD_EXPORT_T_GZIP};
 	static const char *const why[] = {
 	    "HTML runs scripts in the browser that opens it",
 	    "SVG runs scripts in the browser that opens it",
-	    "an archive carries paths and sizes for whatever unpacks it",
+	    "an archive's entries are checked for paths, links and sizes, "
+	    "not for what they hold",
+	    "an archive's entries are checked for paths, links and sizes, "
+	    "not for what they hold",
+	    "what a gzip file holds is bounded in size, not typed",
 	};
 
 	for (uint32_t i = 0; i < c->p->nexports; i++) {

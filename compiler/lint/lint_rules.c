@@ -939,9 +939,11 @@ const struct lint_rule lint_rules[] = {
 	.explanation =
 	    "The exporter checks content types by their bytes, but it does "
 	    "not clean what it lets out: an HTML or SVG file runs scripts in "
-	    "the browser that opens it, and an archive carries paths (`..`, "
-	    "absolute ones) and sizes for whatever unpacks it. The attack "
-	    "then moves from the sandbox to the viewer (the first seed).",
+	    "the browser that opens it; an archive (zip, tar, gzip) is "
+	    "refused when an entry would unpack outside, as a link or a "
+	    "device, or past the caps, but the files it holds are not typed: "
+	    "an executable or an HTML page leaves inside it. The attack then "
+	    "moves from the sandbox to the viewer (the first seed).",
 	.fix = "export data (`text`, `png`, `pdf`) and render it outside, or "
 	       "open these files only in a viewer that does not run them",
 	.run = lint_export_active,

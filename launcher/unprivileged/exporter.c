@@ -30,6 +30,8 @@
 #include "exporter.h"
 
 #include "blob.h"
+#include "export_archive.h"
+#include "export_csv.h"
 #include "export_sniff.h"
 #include "report.h"
 #include "safefs.h"
@@ -73,6 +75,12 @@ static const char *const reason_names[WARD_XR_COUNT] = {
     [WARD_XR_UNREADABLE] = "unreadable",
     [WARD_XR_CHANGED] = "changed",
     [WARD_XR_EXISTS] = "exists",
+    [WARD_XR_ARCHIVE_PATH] = "archive-path",
+    [WARD_XR_ARCHIVE_LINK] = "archive-link",
+    [WARD_XR_ARCHIVE_SPECIAL] = "archive-special",
+    [WARD_XR_ARCHIVE_BOMB] = "archive-bomb",
+    [WARD_XR_ARCHIVE_MALFORMED] = "archive-malformed",
+    [WARD_XR_ARCHIVE_UNSUPPORTED] = "archive-unsupported",
 };
 
 const char *ward_xreason_name(enum ward_xreason r)
@@ -257,8 +265,8 @@ static const char *type_name(uint32_t t)
  * on a read error (*werr: on a write error). */
 static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 		    const char *name, struct ward_export_entry *e,
-		    struct ward_text_check *text, uint8_t *head, size_t *hlen,
-		    bool *werr)
+		    struct ward_text_check *text, struct ward_csv_scan *csv,
+		    uint8_t *head, size_t *hlen, bool *werr)
 {
 	struct ward_sha256 h;
 	uint64_t got = 0;
@@ -278,6 +286,8 @@ static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 		got += (uint64_t)n;
 		ward_sha256_update(&h, x->buf, (size_t)n);
 		ward_text_feed(text, x->buf, (size_t)n);
+		if (csv)
+			ward_csv_feed(csv, x->buf, (size_t)n);
 		if (*hlen < WARD_SNIFF_HEAD) {
 			size_t k = WARD_SNIFF_HEAD - *hlen;
 			if (k > (size_t)n)
@@ -299,6 +309,44 @@ static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 	e->has_size = true;
 	e->size = got;
 	return (int64_t)got;
+}
+
+/* An archive the rule allows: what it would unpack, judged on the staged
+ * copy (fd), which is what would be published. */
+static bool archive_ok(struct xctx *x, struct ward_export_entry *e, int fd)
+{
+	static const enum ward_xreason why[] = {
+	    [WARD_AP_PATH] = WARD_XR_ARCHIVE_PATH,
+	    [WARD_AP_LINK] = WARD_XR_ARCHIVE_LINK,
+	    [WARD_AP_SPECIAL] = WARD_XR_ARCHIVE_SPECIAL,
+	    [WARD_AP_BOMB] = WARD_XR_ARCHIVE_BOMB,
+	    [WARD_AP_MALFORMED] = WARD_XR_ARCHIVE_MALFORMED,
+	    [WARD_AP_UNSUPPORTED] = WARD_XR_ARCHIVE_UNSUPPORTED,
+	};
+	const struct ward_export_rule *r = x->rule;
+	struct ward_archive_limits lim = {.per_file = r->per_file,
+					  .total = r->total};
+	struct ward_archive_result ar;
+
+	if (!(e->type &
+	      (WARD_EXPORT_T_ZIP | WARD_EXPORT_T_TAR | WARD_EXPORT_T_GZIP)))
+		return true;
+	/* Without a total, what the files may add up to. */
+	if (!lim.total && __builtin_mul_overflow((uint64_t)r->max_files,
+						 r->per_file, &lim.total))
+		lim.total = UINT64_MAX;
+	if (ward_archive_check(fd, e->size, e->type, &lim, &ar) < 0) {
+		fail(x, errno, "read back the staged %s", e->path);
+		return false;
+	}
+	if (ar.problem != WARD_AP_NONE) {
+		refuse(x, e, why[ar.problem], "%s", ar.detail);
+		return false;
+	}
+	e->archive = true;
+	e->archive_entries = ar.entries;
+	e->archive_unpacked = ar.unpacked;
+	return true;
 }
 
 /* Check what was read: its type allowed, and what its name claims. */
@@ -333,10 +381,11 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	const struct ward_export_rule *r = x->rule;
 	_cleanup_close_ int in = -1, out = -1;
 	struct ward_text_check text;
+	struct ward_csv_scan csv;
 	uint8_t head[WARD_SNIFF_HEAD];
 	size_t hlen = 0;
 	struct stat now;
-	bool werr = false;
+	bool werr = false, tsv, is_csv = ward_csv_name(name, &tsv);
 	int sfd;
 
 	if (st->st_mode & (S_ISUID | S_ISGID)) {
@@ -378,9 +427,9 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	}
 	if ((sfd = stage_open(x, sd)) < 0)
 		return;
-	out =
-	    openat(sfd, name,
-		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* (read and write: an archive is inspected on its staged copy) */
+	out = openat(sfd, name,
+		     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (out < 0) {
 		fail(x, errno, "create %s in the staging area", e->path);
 		return;
@@ -388,8 +437,9 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	uint64_t left = r->total ? r->total - x->res->bytes : UINT64_MAX;
 	uint64_t limit = r->per_file < left ? r->per_file : left;
 	ward_text_init(&text);
-	int64_t got =
-	    copy(x, in, out, limit, dirfd, name, e, &text, head, &hlen, &werr);
+	ward_csv_init(&csv, tsv);
+	int64_t got = copy(x, in, out, limit, dirfd, name, e, &text,
+			   is_csv ? &csv : NULL, head, &hlen, &werr);
 	bool keep = false;
 	if (got < 0 && werr)
 		fail(x, errno, "write %s in the staging area", e->path);
@@ -406,7 +456,14 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	else {
 		e->sniffed = true;
 		e->type = ward_sniff(head, hlen, ward_text_done(&text));
-		keep = type_ok(x, e, name);
+		keep = type_ok(x, e, name) && archive_ok(x, e, out);
+		if (keep && is_csv && e->type == WARD_EXPORT_T_TEXT) {
+			ward_csv_done(&csv);
+			e->formulas = csv.formulas;
+			e->formula_row = csv.first_row;
+			e->formula_col = csv.first_col;
+			e->formula_trigger = csv.first_trigger;
+		}
 	}
 	if (keep && fsync(out) < 0) {
 		fail(x, errno, "fsync %s", e->path);
@@ -816,6 +873,8 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		fail(x, rmerr.code, "remove the staging directory: %s",
 		     rmerr.msg);
 out:
+	for (size_t i = 0; i < res->n; i++)
+		res->flagged += res->entries[i].formulas != 0;
 	if (x->refused)
 		res->status = WARD_XS_REFUSED;
 	else if (res->nrefused || res->truncated)
@@ -877,7 +936,35 @@ static void manifest_entry(FILE *f, const struct ward_export_entry *e)
 	json_str(f, ward_xreason_name(e->reason));
 	fputs(",\"detail\":", f);
 	json_str(f, e->detail[0] ? e->detail : NULL);
-	fputc('}', f);
+	fputs(",\"archive\":", f);
+	if (e->archive)
+		fprintf(f, "{\"entries\":%llu,\"unpacked\":%llu}",
+			(unsigned long long)e->archive_entries,
+			(unsigned long long)e->archive_unpacked);
+	else
+		fputs("null", f);
+	fputs(",\"warnings\":[", f);
+	if (e->formulas) {
+		char t[8];
+		if (e->formula_trigger == '\t' || e->formula_trigger == '\r')
+			snprintf(t, sizeof(t), "%s",
+				 e->formula_trigger == '\t' ? "a tab" : "a CR");
+		else
+			snprintf(t, sizeof(t), "`%c`", e->formula_trigger);
+		fprintf(f,
+			"{\"warning\":\"csv-formula\",\"cells\":%llu,"
+			"\"row\":%llu,\"column\":%llu,\"detail\":\"%llu "
+			"cell%s a spreadsheet would run as a formula; the "
+			"first, at row %llu column %llu, starts with %s\"}",
+			(unsigned long long)e->formulas,
+			(unsigned long long)e->formula_row,
+			(unsigned long long)e->formula_col,
+			(unsigned long long)e->formulas,
+			e->formulas == 1 ? "" : "s",
+			(unsigned long long)e->formula_row,
+			(unsigned long long)e->formula_col, t);
+	}
+	fputs("]}", f);
 }
 
 void ward_export_manifest(FILE *f, const struct ward_export_result *r)
@@ -923,10 +1010,11 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 	json_str(f, r->error[0] ? r->error : NULL);
 	fprintf(f,
 		",\"files\":%llu,\"bytes\":%llu,\"examined\":%llu,"
-		"\"truncated\":%s,\"entries\":[",
+		"\"truncated\":%s,\"flagged\":%llu,\"entries\":[",
 		(unsigned long long)r->files, (unsigned long long)r->bytes,
 		(unsigned long long)r->examined,
-		r->truncated ? "true" : "false");
+		r->truncated ? "true" : "false",
+		(unsigned long long)r->flagged);
 	for (size_t i = 0; i < r->n; i++) {
 		fputs(i ? "," : "", f);
 		manifest_entry(f, &r->entries[i]);

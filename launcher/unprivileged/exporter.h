@@ -10,7 +10,10 @@
  * refuses symlinks, hard links, devices, FIFOs, sockets, setuid and setgid
  * files and names that would fool a person or a tool, and counts files and
  * bytes while it copies, from what it reads (never from a size read
- * earlier). Content types are checked by their bytes. Files are written in
+ * earlier). Content types are checked by their bytes; an archive (zip,
+ * tar, gzip) is inspected for what it would unpack (export_archive.h), a
+ * CSV for cells that start a formula (export_csv.h: flagged, not refused).
+ * Files are written in
  * a private staging directory inside the export directory, fsync'ed, and
  * renamed into place only at the end: nothing half-written is ever visible,
  * and with `on-violation refuse` (the default) one violation exports
@@ -61,6 +64,13 @@ enum ward_xreason {
 	WARD_XR_UNREADABLE,
 	WARD_XR_CHANGED, /* replaced between its stat and its open */
 	WARD_XR_EXISTS,	 /* the export directory has that name already */
+	/* an archive that would unpack (export_archive.h)... */
+	WARD_XR_ARCHIVE_PATH,	     /* ...outside, or to a bad name */
+	WARD_XR_ARCHIVE_LINK,	     /* ...a link */
+	WARD_XR_ARCHIVE_SPECIAL,     /* ...a device, FIFO, setuid file */
+	WARD_XR_ARCHIVE_BOMB,	     /* ...past the caps or the ratio */
+	WARD_XR_ARCHIVE_MALFORMED,   /* cannot be read, or two ways */
+	WARD_XR_ARCHIVE_UNSUPPORTED, /* uses what is not inspected */
 	WARD_XR_COUNT
 };
 
@@ -99,6 +109,12 @@ struct ward_export_entry {
 	enum ward_xverdict verdict;
 	enum ward_xreason reason;
 	char detail[120]; /* words for people, "" when none */
+	/* An archive that was inspected: its entries, what they unpack to. */
+	bool archive;
+	uint64_t archive_entries, archive_unpacked;
+	/* A CSV's cells that start a formula (a warning), and the first. */
+	uint64_t formulas, formula_row, formula_col;
+	char formula_trigger;
 };
 
 struct ward_export_result {
@@ -108,6 +124,7 @@ struct ward_export_result {
 	uint64_t files, bytes; /* exported */
 	uint64_t examined;     /* entries looked at */
 	uint64_t nrefused;     /* entries refused, listed or not */
+	uint64_t flagged;      /* entries listed with a warning */
 	enum ward_xstatus status;
 	bool exported;	/* status == WARD_XS_COMPLETE: the whole result, and
 			   only then */

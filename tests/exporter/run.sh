@@ -49,7 +49,7 @@ san=
 case $BUILD in *san*) san="-fsanitize=address,undefined" ;; esac
 if ! $CC -O1 -g $san -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/unprivileged" -o "$T/exportctl" \
 	"$here/exportctl.c" "$top/$BUILD/libwardlauncher.a" \
-	"$top/$BUILD/libwardcommon.a" -lcap -lsodium 2>"$T/cc.log"; then
+	"$top/$BUILD/libwardcommon.a" -lcap -lsodium -lz 2>"$T/cc.log"; then
 	fail build "$(head -c 400 "$T/cc.log")"
 	exit 1
 fi

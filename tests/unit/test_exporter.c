@@ -699,6 +699,104 @@ static void interrupted_publication(void **state)
 			    ".ward-publish-0011223344556677");
 }
 
+/* ------------------------------------------------------------ archives */
+
+/* Written by Python's zipfile: the zip slip the issue saw exported, and
+ * the same archive with a harmless name (the control). */
+static const uint8_t slip_zip[] =
+    "\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\xc8\x72"
+    "\x00\x0f\x12\x00\x00\x00\x12\x00\x00\x00\x1b\x00\x00\x00\x2e\x2e"
+    "\x2f\x2e\x2e\x2f\x2e\x2e\x2f\x2e\x2e\x2f\x65\x74\x63\x2f\x63\x72"
+    "\x6f\x6e\x2e\x64\x2f\x65\x76\x69\x6c\x2a\x20\x2a\x20\x2a\x20\x2a"
+    "\x20\x2a\x20\x72\x6f\x6f\x74\x20\x69\x64\x0a\x50\x4b\x01\x02\x14"
+    "\x03\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\xc8\x72\x00\x0f\x12"
+    "\x00\x00\x00\x12\x00\x00\x00\x1b\x00\x00\x00\x00\x00\x00\x00\x00"
+    "\x00\x00\x00\xa4\x81\x00\x00\x00\x00\x2e\x2e\x2f\x2e\x2e\x2f\x2e"
+    "\x2e\x2f\x2e\x2e\x2f\x65\x74\x63\x2f\x63\x72\x6f\x6e\x2e\x64\x2f"
+    "\x65\x76\x69\x6c\x50\x4b\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00"
+    "\x49\x00\x00\x00\x4b\x00\x00\x00\x00\x00";
+static const uint8_t good_zip[] =
+    "\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\x7b\x07"
+    "\x97\x0a\x08\x00\x00\x00\x08\x00\x00\x00\x11\x00\x00\x00\x72\x65"
+    "\x73\x75\x6c\x74\x73\x2f\x74\x61\x62\x6c\x65\x2e\x63\x73\x76\x61"
+    "\x2c\x62\x0a\x31\x2c\x32\x0a\x50\x4b\x01\x02\x14\x03\x14\x00\x00"
+    "\x00\x00\x00\x00\x00\x21\x58\x7b\x07\x97\x0a\x08\x00\x00\x00\x08"
+    "\x00\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xa4"
+    "\x81\x00\x00\x00\x00\x72\x65\x73\x75\x6c\x74\x73\x2f\x74\x61\x62"
+    "\x6c\x65\x2e\x63\x73\x76\x50\x4b\x05\x06\x00\x00\x00\x00\x01\x00"
+    "\x01\x00\x3f\x00\x00\x00\x37\x00\x00\x00\x00\x00";
+
+static void archives_are_inspected(void **state)
+{
+	struct world *w = *state;
+
+	w->rule.types |= WARD_EXPORT_T_ZIP;
+	w->rule.on_violation = WARD_EXPORT_REFUSE;
+	put_in(w, "slip.zip", slip_zip, sizeof(slip_zip) - 1);
+	run(w, NULL);
+	refused(w, "slip.zip", WARD_XR_ARCHIVE_PATH);
+	assert_non_null(strstr(entry(w, "slip.zip")->detail,
+			       "../../../../etc/cron.d/evil"));
+	assert_int_equal(w->res.status, WARD_XS_REFUSED);
+	assert_string_equal(dest_names(w, NULL), "");
+	assert_non_null(strstr(w->manifest, "\"reason\":\"archive-path\""));
+
+	/* the control: the same archive, a name inside the results */
+	char p[512];
+	path_of(w, p, sizeof(p), w->slot, "slip.zip");
+	assert_int_equal(unlink(p), 0);
+	put_in(w, "results.zip", good_zip, sizeof(good_zip) - 1);
+	run(w, NULL);
+	const struct ward_export_entry *e = entry(w, "results.zip");
+	assert_int_equal(e->verdict, WARD_XV_EXPORTED);
+	assert_true(e->archive);
+	assert_int_equal(e->archive_entries, 1);
+	assert_int_equal(e->archive_unpacked, 8);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	assert_string_equal(dest_names(w, NULL), "results.zip");
+	assert_non_null(
+	    strstr(w->manifest, "\"archive\":{\"entries\":1,\"unpacked\":8}"));
+
+	/* a rule that does not allow zip never opens one: type-not-allowed */
+	ward_export_result_free(&w->res);
+	path_of(w, p, sizeof(p), w->dest, "results.zip");
+	assert_int_equal(unlink(p), 0);
+	w->rule.types &= ~WARD_EXPORT_T_ZIP;
+	run(w, NULL);
+	refused(w, "results.zip", WARD_XR_TYPE);
+}
+
+/* CSV cells that start a formula: flagged, exported. */
+static void csv_formulas_flagged(void **state)
+{
+	struct world *w = *state;
+	static const char sheet[] =
+	    "name,total\n"
+	    "alice,-3\n"
+	    "bob,\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\n"
+	    "carol,@SUM(A1:A3)\n";
+
+	put_in(w, "sheet.csv", sheet, strlen(sheet));
+	put_in(w, "clean.csv", csv, strlen(csv));
+	put_in(w, "notes.txt", "=not a sheet\n", 13);
+	run(w, NULL);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	const struct ward_export_entry *e = entry(w, "sheet.csv");
+	assert_int_equal(e->verdict, WARD_XV_EXPORTED);
+	assert_int_equal(e->formulas, 2);
+	assert_int_equal(e->formula_row, 3);
+	assert_int_equal(e->formula_col, 2);
+	assert_int_equal(entry(w, "clean.csv")->formulas, 0);
+	assert_int_equal(entry(w, "notes.txt")->formulas, 0);
+	assert_int_equal(w->res.flagged, 1);
+	assert_non_null(strstr(w->manifest,
+			       "\"warnings\":[{\"warning\":\"csv-formula\","
+			       "\"cells\":2,\"row\":3,\"column\":2,"));
+	assert_non_null(strstr(w->manifest, "\"flagged\":1,"));
+	assert_string_equal(dest_names(w, NULL),
+			    "clean.csv notes.txt sheet.csv");
+}
+
 /* ------------------------------------------------------ names and types */
 
 static void hostile_names(void **state)
@@ -981,6 +1079,10 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(publication_is_marked, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(interrupted_publication, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(archives_are_inspected, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(csv_formulas_flagged, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(hostile_names, setup, teardown),
 	    cmocka_unit_test_setup_teardown(png_that_is_a_script, setup,
