@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lint_export.c: the rules about `export` sections (W408, W409): the
- * output channel is part of the boundary (the first seed). What the
+ * lint_export.c: the rules about `export` sections (W408, W409, W410):
+ * the output channel is part of the boundary (the first seed). What the
  * exporter lets out reaches whatever reads the results: it must be bounded
- * in bytes, and what a viewer or an unpacker executes deserves a word.
+ * in bytes, what a viewer or an unpacker executes deserves a word, and a
+ * writable slot without rules has no checked way out at all.
  */
 #include "blob.h"
 #include "describe.h"
@@ -53,6 +54,30 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 		    "of %s each add up to %s",
 		    e->slot, e->max_files, describe_size(c->pool, e->per_file),
 		    big ? "more than 16 EiB" : describe_size(c->pool, product));
+	}
+}
+
+static struct ward_loc mount_loc(const struct lint_ctx *c, uint32_t i)
+{
+	return c->w->mounts ? c->w->mounts[i]
+			    : (struct ward_loc){.file = WARD_NO_FILE};
+}
+
+void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
+{
+	for (uint32_t i = 0; i < c->p->nmounts; i++) {
+		const struct ward_mount *m = &c->p->mounts[i];
+		bool ruled = false;
+		if (m->kind != WARD_MNT_SLOT || !(m->flags & WARD_MNT_F_RW))
+			continue;
+		for (uint32_t k = 0; k < c->p->nexports; k++)
+			ruled |= !strcmp(c->p->exports[k].slot, m->src);
+		if (!ruled)
+			lint_add(c, r, mount_loc(c, i), m->src,
+				 "slot `%s` is writable and has no `export` "
+				 "section: what the run leaves there reaches "
+				 "the caller unchecked",
+				 m->src);
 	}
 }
 
