@@ -68,11 +68,15 @@ static bool trigger(uint8_t c)
 static void judge(struct ward_csv_scan *s)
 {
 	const uint8_t *h = s->head;
-	size_t n = s->hlen, i = 0;
+	size_t n = s->hlen, i = 0, first = 0;
 	char why;
 
 	if (!n)
 		return;
+	/* the byte-order mark a spreadsheet drops before the first cell */
+	if (s->row == 1 && s->col == 1 && n >= 3 &&
+	    !memcmp(h, "\xef\xbb\xbf", 3))
+		i = first = 3;
 	while (i < n && blank(h[i]))
 		i++;
 	if (i < n && trigger(h[i])) {
@@ -83,8 +87,8 @@ static void judge(struct ward_csv_scan *s)
 				   is_number(h + i + 1, rest))))
 			return;
 		why = (char)h[i];
-	} else if (h[0] == '\t' || h[0] == '\r') {
-		why = (char)h[0]; /* OWASP lists both as triggers too */
+	} else if (first < n && (h[first] == '\t' || h[first] == '\r')) {
+		why = (char)h[first]; /* OWASP lists both as triggers too */
 	} else {
 		return;
 	}

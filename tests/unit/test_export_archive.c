@@ -800,6 +800,7 @@ static void csv_formulas(void **state)
 	    {"a,\tplain\n", 1, 1, 2, '\t'},
 	    {"x,+1+cmd\n", 1, 1, 2, '+'},
 	    {"x,-2+3\n", 1, 1, 2, '-'},
+	    {"\xef\xbb\xbf=1+1,a\n", 1, 1, 1, '='},
 	    {"\"multi\nline\",\"=x\"\r\nnext,=y\n", 2, 1, 2, '='},
 	    /* not formulas: numbers, a dash, an escaped cell, quoted text */
 	    {"a,b\n-3,+1.5e3\n-20%,-\n'=1,\"a=b\"\n", 0, 0, 0, 0},
