@@ -451,9 +451,9 @@ static bool zip_entry(struct ctx *c, const uint8_t *h, const uint8_t *name,
 
 static bool zip_check(struct ctx *c)
 {
-	uint64_t end_off, off;
-	uint16_t count;
-	uint32_t cd_size, cd_off;
+	uint64_t end_off = 0, off;
+	uint16_t count = 0;
+	uint32_t cd_size = 0, cd_off = 0;
 	_cleanup_free_ struct zspan *spans = NULL;
 	_cleanup_free_ uint8_t *var = NULL;
 	uint8_t h[46];
