@@ -142,8 +142,8 @@ _Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32 &&
 	       "requirement bits are format bits");
 
 _Static_assert(WARD_EXPORT_T_TEXT == 1 && WARD_EXPORT_T_HTML == 512 &&
-		   WARD_EXPORT_T_TAR == 1024 &&
-		   WARD_EXPORT_REFUSE == 0 && WARD_EXPORT_SKIP == 1,
+		   WARD_EXPORT_T_TAR == 1024 && WARD_EXPORT_REFUSE == 0 &&
+		   WARD_EXPORT_SKIP == 1,
 	       "export types and actions are format numbers");
 
 /* Name of an AUDIT_ARCH_* value ("x86_64"), or NULL when unknown. */
