@@ -23,13 +23,14 @@ FLEX ?= flex
 PKG_CONFIG ?= pkg-config
 
 # Libraries. The launcher links only what it must (no libseccomp: its BPF is
-# precompiled by wardc).
+# precompiled by wardc; zlib for the exporter, which inflates a gzip file
+# within the export caps to see what it holds: docs/spec.md 6.4).
 #
 # Everything read from the installed system (pkg-config) is a recursive
 # variable, evaluated once, when a recipe first needs it: `make deps demo`
 # parses this file before deps has installed anything, so a value taken at
 # parse time would be empty (the link then fails on a fresh machine).
-LAUNCHER_PKGS := libcap libsodium
+LAUNCHER_PKGS := libcap libsodium zlib
 COMPILER_PKGS := libseccomp libsodium yaml-0.1
 once = $(eval $(1) := $(2))$($(1))
 PKG_CFLAGS = $(call once,PKG_CFLAGS,$(shell $(PKG_CONFIG) --cflags $(sort $(LAUNCHER_PKGS) $(COMPILER_PKGS) cmocka) 2>/dev/null))
@@ -144,7 +145,7 @@ all: $(WARDC) $(WARD)
 # ---------------------------------------------------------------- deps
 # Idempotent and quiet: installs only what is missing.
 DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev \
-	libyaml-dev libcmocka-dev libsodium-dev clang llvm libclang-rt-14-dev \
+	libyaml-dev libcmocka-dev libsodium-dev zlib1g-dev clang llvm libclang-rt-14-dev \
 	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \

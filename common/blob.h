@@ -70,7 +70,7 @@ enum ward_blob_section {
 #define WARD_BLOB_EXPORT_BYTES (1ull << 40) /* per_file and total: 1T */
 #define WARD_BLOB_EXPORT_NAMES 256	    /* globs per rule */
 #define WARD_BLOB_GLOB_MAX     255	    /* bytes of one glob */
-#define WARD_EXPORT_T_ALL      0x3ffu
+#define WARD_EXPORT_T_ALL      0x7ffu
 
 /* Flag bits defined by v1; any other bit is refused. */
 #define WARD_REQ_ALL                                                           \
@@ -142,7 +142,8 @@ _Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32 &&
 	       "requirement bits are format bits");
 
 _Static_assert(WARD_EXPORT_T_TEXT == 1 && WARD_EXPORT_T_HTML == 512 &&
-		   WARD_EXPORT_REFUSE == 0 && WARD_EXPORT_SKIP == 1,
+		   WARD_EXPORT_T_TAR == 1024 && WARD_EXPORT_REFUSE == 0 &&
+		   WARD_EXPORT_SKIP == 1,
 	       "export types and actions are format numbers");
 
 /* Name of an AUDIT_ARCH_* value ("x86_64"), or NULL when unknown. */

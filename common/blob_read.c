@@ -58,9 +58,10 @@ const char *ward_arch_name(uint32_t arch)
 }
 
 static const char *const export_types[] = {
-    "text", "png", "jpeg", "gif", "webp", "pdf", "zip", "gzip", "svg", "html",
+    "text", "png",  "jpeg", "gif",  "webp", "pdf",
+    "zip",  "gzip", "svg",  "html", "tar",
 };
-_Static_assert(ARRAY_LEN(export_types) == 10 &&
+_Static_assert(ARRAY_LEN(export_types) == 11 &&
 		   WARD_EXPORT_T_ALL == (1u << ARRAY_LEN(export_types)) - 1,
 	       "one name per export type bit");
 

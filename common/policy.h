@@ -293,8 +293,9 @@ enum {
 	WARD_EXPORT_T_PDF = 1u << 5,
 	WARD_EXPORT_T_ZIP = 1u << 6,
 	WARD_EXPORT_T_GZIP = 1u << 7,
-	WARD_EXPORT_T_SVG = 1u << 8, /* text that is an SVG document */
-	WARD_EXPORT_T_HTML = 1u << 9 /* text that is an HTML document */
+	WARD_EXPORT_T_SVG = 1u << 8,  /* text that is an SVG document */
+	WARD_EXPORT_T_HTML = 1u << 9, /* text that is an HTML document */
+	WARD_EXPORT_T_TAR = 1u << 10  /* a POSIX (ustar) or GNU tar archive */
 };
 
 enum ward_export_action {

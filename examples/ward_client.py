@@ -188,8 +188,14 @@ class Ward:
                     rep = json.load(f)
             except (OSError, ValueError):
                 rep = {}
+            # All or nothing: the files count only when every manifest
+            # says the export is complete (a crash or a refusal leaves
+            # none that does).
             exported = {}
-            for root, _dirs, names in os.walk(out):
+            manifests = rep.get("export") or []
+            complete = bool(manifests) and all(
+                m.get("status") == "complete" for m in manifests)
+            for root, _dirs, names in os.walk(out) if complete else ():
                 for name in names:
                     path = os.path.join(root, name)
                     with open(path, "rb") as f:
@@ -253,6 +259,7 @@ except OSError as e:
     found["net"] = str(e)
 os.symlink("/etc/passwd", "/output/passwd.txt")
 json.dump(found, open("/output/revenue.json", "w"))
+print(json.dumps(found))
 """
 
 RIGHT = b"""

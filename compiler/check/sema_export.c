@@ -180,7 +180,7 @@ static void unknown_type(struct sema *s, const struct ward_value *v)
 	else
 		ward_diag_help(s->d,
 			       "the types are text, png, jpeg, gif, webp, pdf, "
-			       "zip, gzip, svg and html");
+			       "zip, tar, gzip, svg and html");
 }
 
 static void check_types(struct sema *s, struct xp *x,

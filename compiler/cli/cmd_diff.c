@@ -5,6 +5,7 @@
  * marked `+` (B allows more), `-` (B allows less) or `~` (different, neither
  * wider nor narrower). Exit 0 when the policies are equal, 1 when not.
  */
+#include "blob.h"
 #include "blob_read.h"
 #include "commands.h"
 #include "consts.h"
@@ -300,6 +301,115 @@ static void diff_syscalls(struct differ *d)
 				     rb->syscalls[i].name);
 }
 
+/* What leaves through the exporter: a wider rule lets more of a run out,
+ * past the boundary (docs/spec.md part 6). */
+static const struct ward_export_rule *find_export(const struct ward_policy *p,
+						  const char *slot)
+{
+	for (uint32_t i = 0; i < p->nexports; i++)
+		if (!strcmp(p->exports[i].slot, slot))
+			return &p->exports[i];
+	return NULL;
+}
+
+static const char *export_text(struct ward_pool *p,
+			       const struct ward_export_rule *r)
+{
+	return ward_pool_printf(p, "%u files of %s, %s in all", r->max_files,
+				describe_size(p, r->per_file),
+				r->total ? describe_size(p, r->total)
+					 : "no total");
+}
+
+static bool has_name(const struct ward_export_rule *r, const char *glob)
+{
+	for (uint32_t i = 0; i < r->nnames; i++)
+		if (!strcmp(r->names[i], glob))
+			return true;
+	return false;
+}
+
+/* A cap of B against A's: more is wider; a total of 0 is none at all. */
+static void cap(struct differ *d, const char *what, uint64_t a, uint64_t b,
+		bool zero_is_none)
+{
+	struct ward_pool *p = d->pool;
+	if (a == b)
+		return;
+	uint64_t ea = zero_is_none && !a ? UINT64_MAX : a;
+	uint64_t eb = zero_is_none && !b ? UINT64_MAX : b;
+	change(d, "export", eb > ea ? '+' : '-', what,
+	       a || !zero_is_none ? describe_size(p, a) : "none",
+	       b || !zero_is_none ? describe_size(p, b) : "none");
+}
+
+static void diff_export_rule(struct differ *d, const struct ward_export_rule *a,
+			     const struct ward_export_rule *b)
+{
+	struct ward_pool *p = d->pool;
+	const char *slot = a->slot;
+
+	if (a->max_files != b->max_files)
+		change(d, "export", b->max_files > a->max_files ? '+' : '-',
+		       ward_pool_printf(p, "%s: files", slot),
+		       ward_pool_printf(p, "%u", a->max_files),
+		       ward_pool_printf(p, "%u", b->max_files));
+	cap(d, ward_pool_printf(p, "%s: per-file", slot), a->per_file,
+	    b->per_file, false);
+	cap(d, ward_pool_printf(p, "%s: total", slot), a->total, b->total,
+	    true);
+	for (uint32_t bit = 1; bit & WARD_EXPORT_T_ALL; bit <<= 1)
+		if ((a->types ^ b->types) & bit)
+			change(d, "export", b->types & bit ? '+' : '-',
+			       ward_pool_printf(p, "%s: type %s", slot,
+						ward_export_type_name(bit)),
+			       a->types & bit ? "allowed" : NULL,
+			       b->types & bit ? "allowed" : NULL);
+	/* no `names` is any name */
+	if (!a->nnames != !b->nnames)
+		change(d, "export", !b->nnames ? '+' : '-',
+		       ward_pool_printf(p, "%s: names", slot),
+		       a->nnames ? "listed" : "any",
+		       b->nnames ? "listed" : "any");
+	else
+		for (int side = 0; side < 2; side++) {
+			const struct ward_export_rule *x = side ? b : a,
+						      *y = side ? a : b;
+			for (uint32_t i = 0; i < x->nnames; i++)
+				if (!has_name(y, x->names[i]))
+					change(d, "export", side ? '+' : '-',
+					       ward_pool_printf(
+						   p, "%s: name \"%s\"", slot,
+						   x->names[i]),
+					       side ? NULL : "allowed",
+					       side ? "allowed" : NULL);
+		}
+	if (a->on_violation != b->on_violation)
+		change(d, "export",
+		       b->on_violation == WARD_EXPORT_SKIP ? '+' : '-',
+		       ward_pool_printf(p, "%s: on-violation", slot),
+		       a->on_violation == WARD_EXPORT_SKIP ? "skip" : "refuse",
+		       b->on_violation == WARD_EXPORT_SKIP ? "skip" : "refuse");
+}
+
+static void diff_export(struct differ *d)
+{
+	struct ward_pool *p = d->pool;
+	for (uint32_t i = 0; i < d->a->nexports; i++) {
+		const struct ward_export_rule *ra = &d->a->exports[i],
+					      *rb = find_export(d->b, ra->slot);
+		if (rb)
+			diff_export_rule(d, ra, rb);
+		else
+			change(d, "export", '-', ra->slot, export_text(p, ra),
+			       NULL);
+	}
+	for (uint32_t i = 0; i < d->b->nexports; i++)
+		if (!find_export(d->a, d->b->exports[i].slot))
+			change(d, "export", '+', d->b->exports[i].slot, NULL,
+			       export_text(p, &d->b->exports[i]));
+}
+
 /* ----------------------------------------------------------------- output */
 
 static void print_text(struct differ *d, const char *na, const char *nb)
@@ -395,6 +505,7 @@ int cmd_diff(struct wardc_args *a)
 		diff_mounts(&d);
 		diff_limits(&d);
 		diff_net(&d);
+		diff_export(&d);
 		diff_syscalls(&d);
 	}
 	if (!strcmp(fmt, "text")) {

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * lint_export.c: the rules about `export` sections (W408, W409): the
- * output channel is part of the boundary (the first seed). What the
+ * lint_export.c: the rules about `export` sections (W408, W409, W410):
+ * the output channel is part of the boundary (the first seed). What the
  * exporter lets out reaches whatever reads the results: it must be bounded
- * in bytes, and what a viewer or an unpacker executes deserves a word.
+ * in bytes, what a viewer or an unpacker executes deserves a word, and a
+ * writable slot without rules has no checked way out at all.
  */
 #include "blob.h"
 #include "lint_internal.h"
@@ -59,14 +60,43 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 	}
 }
 
+static struct ward_loc mount_loc(const struct lint_ctx *c, uint32_t i)
+{
+	return c->w->mounts ? c->w->mounts[i]
+			    : (struct ward_loc){.file = WARD_NO_FILE};
+}
+
+void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
+{
+	for (uint32_t i = 0; i < c->p->nmounts; i++) {
+		const struct ward_mount *m = &c->p->mounts[i];
+		bool ruled = false;
+		if (m->kind != WARD_MNT_SLOT || !(m->flags & WARD_MNT_F_RW))
+			continue;
+		for (uint32_t k = 0; k < c->p->nexports; k++)
+			ruled |= !strcmp(c->p->exports[k].slot, m->src);
+		if (!ruled)
+			lint_add(c, r, mount_loc(c, i), m->src,
+				 "slot `%s` is writable and has no `export` "
+				 "section: what the run leaves there reaches "
+				 "the caller unchecked",
+				 m->src);
+	}
+}
+
 void lint_export_active(struct lint_ctx *c, const struct lint_rule *r)
 {
 	static const uint32_t active[] = {WARD_EXPORT_T_HTML, WARD_EXPORT_T_SVG,
-					  WARD_EXPORT_T_ZIP};
+					  WARD_EXPORT_T_ZIP, WARD_EXPORT_T_TAR,
+					  WARD_EXPORT_T_GZIP};
 	static const char *const why[] = {
 	    "HTML runs scripts in the browser that opens it",
 	    "SVG runs scripts in the browser that opens it",
-	    "an archive carries paths and sizes for whatever unpacks it",
+	    "an archive's entries are checked for paths, links and sizes, "
+	    "not for what they hold",
+	    "an archive's entries are checked for paths, links and sizes, "
+	    "not for what they hold",
+	    "what a gzip file holds is bounded in size, not typed",
 	};
 
 	for (uint32_t i = 0; i < c->p->nexports; i++) {

@@ -220,6 +220,34 @@ void lint_env_inherit_path(struct lint_ctx *c, const struct lint_rule *r)
 	}
 }
 
+/* The user and group, named: in an `identity` section of the policy or of
+ * a file it uses (a reviewed fragment names them too). */
+void lint_id_named(struct lint_ctx *c, const struct lint_rule *r)
+{
+	bool user = lint_has_place(c->w->user),
+	     group = lint_has_place(c->w->group);
+	if (user && group)
+		return;
+	struct ward_loc at = lint_missing_loc(c, WARD_S_IDENTITY);
+	bool section = false;
+	for (size_t f = 0; f < c->unit->nfiles; f++)
+		for (size_t i = 0; i < c->unit->files[f]->nstmts; i++)
+			section |= c->unit->files[f]->stmts[i] &&
+				   c->unit->files[f]->stmts[i]->kind ==
+				       WARD_S_IDENTITY;
+	if (!section && !user && !group)
+		lint_add(c, r, at, "identity",
+			 "no `identity` section: the sandbox runs as the "
+			 "default user %u and group %u, which no one chose",
+			 c->p->identity.uid, c->p->identity.gid);
+	else
+		lint_add(c, r, at, "identity",
+			 "the identity names no `%s`: the sandbox runs as the "
+			 "default %s %u",
+			 !user ? "user" : "group", !user ? "user" : "group",
+			 !user ? c->p->identity.uid : c->p->identity.gid);
+}
+
 void lint_id_hostname(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const char *h = c->p->identity.hostname;

@@ -85,11 +85,11 @@ lint_check_fn lint_lim_memory, lint_lim_pids, lint_lim_wall, lint_lim_output,
     lint_lim_swap, lint_lim_cpu, lint_lim_core;
 
 /* lint_export.c */
-lint_check_fn lint_export_total, lint_export_active;
+lint_check_fn lint_export_total, lint_export_active, lint_export_missing;
 
 /* lint_identity.c */
 lint_check_fn lint_id_root, lint_id_caps, lint_id_admin_caps,
     lint_env_secret_value, lint_env_secret_inherit, lint_env_inherit_path,
-    lint_id_hostname;
+    lint_id_hostname, lint_id_named;
 
 #endif

@@ -939,12 +939,38 @@ const struct lint_rule lint_rules[] = {
 	.explanation =
 	    "The exporter checks content types by their bytes, but it does "
 	    "not clean what it lets out: an HTML or SVG file runs scripts in "
-	    "the browser that opens it, and an archive carries paths (`..`, "
-	    "absolute ones) and sizes for whatever unpacks it. The attack "
-	    "then moves from the sandbox to the viewer (the first seed).",
+	    "the browser that opens it; an archive (zip, tar, gzip) is "
+	    "refused when an entry would unpack outside, as a link or a "
+	    "device, or past the caps, but the files it holds are not typed: "
+	    "an executable or an HTML page leaves inside it. The attack then "
+	    "moves from the sandbox to the viewer (the first seed).",
 	.fix = "export data (`text`, `png`, `pdf`) and render it outside, or "
 	       "open these files only in a viewer that does not run them",
 	.run = lint_export_active,
+    },
+    {
+	.id = "W410",
+	.name = "writable-slot-not-exported",
+	.severity = SEV_W,
+	.weight = 40,
+	.check = "export-rules",
+	.area = "resources",
+	.security_severity = "4.0",
+	.policy_only = true,
+	.summary = "a writable slot has no export rules",
+	.explanation =
+	    "What a run leaves in a writable slot is the untrusted code's "
+	    "output: symlinks to the caller's files, FIFOs that block a "
+	    "reader, a million files, names with terminal escapes, content "
+	    "whose type lies. The exporter checks it against the policy's "
+	    "`export` section before anything reaches the caller (`ward "
+	    "--export-dir`), all or nothing; without one, `--export-dir` is "
+	    "refused and the only way out is the raw slot, unchecked (the "
+	    "first seed: only permitted artefacts leave).",
+	.fix = "add `export SLOT { files 20; per-file 5M; total 40M; types "
+	       "text; }` sized for the results, or make the slot read-only if "
+	       "nothing comes back through it",
+	.run = lint_export_missing,
     },
 
     /* ------------------------------------------ identity and environment */
@@ -1080,6 +1106,28 @@ const struct lint_rule lint_rules[] = {
 	.fix = "keep the default, `hostname \"sandbox\";`, or another "
 	       "neutral name",
 	.run = lint_id_hostname,
+    },
+    {
+	.id = "W508",
+	.name = "identity-not-named",
+	.severity = SEV_W,
+	.weight = 30,
+	.check = "identity-named",
+	.area = "identity",
+	.security_severity = "3.0",
+	.policy_only = true,
+	.summary = "the policy does not name the sandbox's user and group",
+	.explanation =
+	    "Without `user` and `group` in an `identity` section the sandbox "
+	    "runs as the default, 65534: safe today, but chosen by no one "
+	    "who reviewed the policy, and a reader cannot tell the "
+	    "difference from an oversight (the seeds: name the user "
+	    "explicitly, never rely on a default). An explicit identity is "
+	    "also what `wardc explain` and the run report can be checked "
+	    "against.",
+	.fix = "write `identity { user 65534; group 65534; capabilities none; "
+	       "}` (or the ids the workload expects)",
+	.run = lint_id_named,
     },
 
     /* ------------------------------------------- the suppression comments */

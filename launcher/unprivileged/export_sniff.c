@@ -134,6 +134,11 @@ uint32_t ward_sniff(const uint8_t *h, size_t n, bool is_text)
 		return WARD_EXPORT_T_ZIP;
 	if (starts(h, n, "\x1f\x8b\x08", 3))
 		return WARD_EXPORT_T_GZIP;
+	/* ustar: POSIX "ustar" NUL "00" ("\000" is the NUL) or GNU "ustar  "
+	 * NUL at 257. (A v7 archive has no magic: none of the known types.) */
+	if (n >= 265 && (!memcmp(h + 257, "ustar\00000", 8) ||
+			 !memcmp(h + 257, "ustar  \0", 8)))
+		return WARD_EXPORT_T_TAR;
 	if (!is_text)
 		return 0;
 	uint32_t m = markup(h, n);
@@ -146,20 +151,21 @@ static const struct {
 	const char *ext;
 	uint32_t types;
 } claims[] = {
-    {"png", WARD_EXPORT_T_PNG},	  {"jpg", WARD_EXPORT_T_JPEG},
-    {"jpeg", WARD_EXPORT_T_JPEG}, {"gif", WARD_EXPORT_T_GIF},
-    {"webp", WARD_EXPORT_T_WEBP}, {"pdf", WARD_EXPORT_T_PDF},
-    {"zip", WARD_EXPORT_T_ZIP},	  {"docx", WARD_EXPORT_T_ZIP},
-    {"xlsx", WARD_EXPORT_T_ZIP},  {"pptx", WARD_EXPORT_T_ZIP},
-    {"odt", WARD_EXPORT_T_ZIP},	  {"ods", WARD_EXPORT_T_ZIP},
-    {"gz", WARD_EXPORT_T_GZIP},	  {"tgz", WARD_EXPORT_T_GZIP},
-    {"svg", WARD_EXPORT_T_SVG},	  {"html", WARD_EXPORT_T_HTML},
-    {"htm", WARD_EXPORT_T_HTML},  {"txt", WARD_EXPORT_T_TEXT},
-    {"csv", WARD_EXPORT_T_TEXT},  {"tsv", WARD_EXPORT_T_TEXT},
-    {"json", WARD_EXPORT_T_TEXT}, {"jsonl", WARD_EXPORT_T_TEXT},
-    {"md", WARD_EXPORT_T_TEXT},	  {"markdown", WARD_EXPORT_T_TEXT},
-    {"log", WARD_EXPORT_T_TEXT},  {"yaml", WARD_EXPORT_T_TEXT},
-    {"yml", WARD_EXPORT_T_TEXT},  {"xml", WARD_EXPORT_T_TEXT},
+    {"png", WARD_EXPORT_T_PNG},	      {"jpg", WARD_EXPORT_T_JPEG},
+    {"jpeg", WARD_EXPORT_T_JPEG},     {"gif", WARD_EXPORT_T_GIF},
+    {"webp", WARD_EXPORT_T_WEBP},     {"pdf", WARD_EXPORT_T_PDF},
+    {"zip", WARD_EXPORT_T_ZIP},	      {"docx", WARD_EXPORT_T_ZIP},
+    {"xlsx", WARD_EXPORT_T_ZIP},      {"pptx", WARD_EXPORT_T_ZIP},
+    {"odt", WARD_EXPORT_T_ZIP},	      {"ods", WARD_EXPORT_T_ZIP},
+    {"gz", WARD_EXPORT_T_GZIP},	      {"tgz", WARD_EXPORT_T_GZIP},
+    {"tar", WARD_EXPORT_T_TAR},	      {"svg", WARD_EXPORT_T_SVG},
+    {"html", WARD_EXPORT_T_HTML},     {"htm", WARD_EXPORT_T_HTML},
+    {"txt", WARD_EXPORT_T_TEXT},      {"csv", WARD_EXPORT_T_TEXT},
+    {"tsv", WARD_EXPORT_T_TEXT},      {"json", WARD_EXPORT_T_TEXT},
+    {"jsonl", WARD_EXPORT_T_TEXT},    {"md", WARD_EXPORT_T_TEXT},
+    {"markdown", WARD_EXPORT_T_TEXT}, {"log", WARD_EXPORT_T_TEXT},
+    {"yaml", WARD_EXPORT_T_TEXT},     {"yml", WARD_EXPORT_T_TEXT},
+    {"xml", WARD_EXPORT_T_TEXT},
 };
 
 uint32_t ward_name_claims(const char *name)

@@ -18,14 +18,20 @@
  *                 copy stops one byte past what the caps allow
  *   anything else refused by its type, never opened
  *
- * With `on-violation refuse` the first violation ends the walk and the
- * staging directory is removed: nothing is exported. Otherwise the staged
- * tree's top-level entries are renamed into the export directory, never
- * over an existing name.
+ * With `on-violation refuse` (the default) the first violation ends the
+ * walk and the staging directory is removed: nothing is exported. Otherwise
+ * the staging directory is renamed `.ward-publish-<hex>` and its top-level
+ * entries are renamed into the export directory, never over an existing
+ * name; the directory goes last. A crash between those renames leaves the
+ * `.ward-publish-` directory behind as the mark of a half-published result
+ * (no manifest says `complete` either), and the next export into that
+ * directory refuses to run beside it.
  */
 #include "exporter.h"
 
 #include "blob.h"
+#include "export_archive.h"
+#include "export_csv.h"
 #include "export_sniff.h"
 #include "json.h"
 #include "safefs.h"
@@ -43,6 +49,9 @@
 
 #define CHUNK	(64 * 1024)
 #define REL_MAX (WARD_EXPORT_DEPTH_MAX * 256 + 512)
+
+#define STAGE_PREFIX   ".ward-export-"
+#define PUBLISH_PREFIX ".ward-publish-"
 
 static const char *const reason_names[WARD_XR_COUNT] = {
     [WARD_XR_NONE] = NULL,
@@ -66,11 +75,30 @@ static const char *const reason_names[WARD_XR_COUNT] = {
     [WARD_XR_UNREADABLE] = "unreadable",
     [WARD_XR_CHANGED] = "changed",
     [WARD_XR_EXISTS] = "exists",
+    [WARD_XR_ARCHIVE_PATH] = "archive-path",
+    [WARD_XR_ARCHIVE_LINK] = "archive-link",
+    [WARD_XR_ARCHIVE_SPECIAL] = "archive-special",
+    [WARD_XR_ARCHIVE_BOMB] = "archive-bomb",
+    [WARD_XR_ARCHIVE_MALFORMED] = "archive-malformed",
+    [WARD_XR_ARCHIVE_UNSUPPORTED] = "archive-unsupported",
 };
 
 const char *ward_xreason_name(enum ward_xreason r)
 {
 	return (unsigned)r < WARD_XR_COUNT ? reason_names[r] : NULL;
+}
+
+const char *ward_xstatus_name(enum ward_xstatus s)
+{
+	switch (s) {
+	case WARD_XS_COMPLETE:
+		return "complete";
+	case WARD_XS_PARTIAL:
+		return "partial";
+	case WARD_XS_REFUSED:
+		break;
+	}
+	return "refused";
 }
 
 /* A directory of the staging tree: made when its first file is staged. */
@@ -152,6 +180,7 @@ static void refuse(struct xctx *x, struct ward_export_entry *e,
 
 	e->verdict = WARD_XV_REFUSED;
 	e->reason = why;
+	x->res->nrefused++;
 	va_start(ap, fmt);
 	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
 	va_end(ap);
@@ -236,8 +265,8 @@ static const char *type_name(uint32_t t)
  * on a read error (*werr: on a write error). */
 static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 		    const char *name, struct ward_export_entry *e,
-		    struct ward_text_check *text, uint8_t *head, size_t *hlen,
-		    bool *werr)
+		    struct ward_text_check *text, struct ward_csv_scan *csv,
+		    uint8_t *head, size_t *hlen, bool *werr)
 {
 	struct ward_sha256 h;
 	uint64_t got = 0;
@@ -257,6 +286,8 @@ static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 		got += (uint64_t)n;
 		ward_sha256_update(&h, x->buf, (size_t)n);
 		ward_text_feed(text, x->buf, (size_t)n);
+		if (csv)
+			ward_csv_feed(csv, x->buf, (size_t)n);
 		if (*hlen < WARD_SNIFF_HEAD) {
 			size_t k = WARD_SNIFF_HEAD - *hlen;
 			if (k > (size_t)n)
@@ -278,6 +309,44 @@ static int64_t copy(struct xctx *x, int in, int out, uint64_t limit, int dirfd,
 	e->has_size = true;
 	e->size = got;
 	return (int64_t)got;
+}
+
+/* An archive the rule allows: what it would unpack, judged on the staged
+ * copy (fd), which is what would be published. */
+static bool archive_ok(struct xctx *x, struct ward_export_entry *e, int fd)
+{
+	static const enum ward_xreason why[] = {
+	    [WARD_AP_PATH] = WARD_XR_ARCHIVE_PATH,
+	    [WARD_AP_LINK] = WARD_XR_ARCHIVE_LINK,
+	    [WARD_AP_SPECIAL] = WARD_XR_ARCHIVE_SPECIAL,
+	    [WARD_AP_BOMB] = WARD_XR_ARCHIVE_BOMB,
+	    [WARD_AP_MALFORMED] = WARD_XR_ARCHIVE_MALFORMED,
+	    [WARD_AP_UNSUPPORTED] = WARD_XR_ARCHIVE_UNSUPPORTED,
+	};
+	const struct ward_export_rule *r = x->rule;
+	struct ward_archive_limits lim = {.per_file = r->per_file,
+					  .total = r->total};
+	struct ward_archive_result ar;
+
+	if (!(e->type &
+	      (WARD_EXPORT_T_ZIP | WARD_EXPORT_T_TAR | WARD_EXPORT_T_GZIP)))
+		return true;
+	/* Without a total, what the files may add up to. */
+	if (!lim.total && __builtin_mul_overflow((uint64_t)r->max_files,
+						 r->per_file, &lim.total))
+		lim.total = UINT64_MAX;
+	if (ward_archive_check(fd, e->size, e->type, &lim, &ar) < 0) {
+		fail(x, errno, "read back the staged %s", e->path);
+		return false;
+	}
+	if (ar.problem != WARD_AP_NONE) {
+		refuse(x, e, why[ar.problem], "%s", ar.detail);
+		return false;
+	}
+	e->archive = true;
+	e->archive_entries = ar.entries;
+	e->archive_unpacked = ar.unpacked;
+	return true;
 }
 
 /* Check what was read: its type allowed, and what its name claims. */
@@ -312,10 +381,11 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	const struct ward_export_rule *r = x->rule;
 	_cleanup_close_ int in = -1, out = -1;
 	struct ward_text_check text;
+	struct ward_csv_scan csv;
 	uint8_t head[WARD_SNIFF_HEAD];
 	size_t hlen = 0;
 	struct stat now;
-	bool werr = false;
+	bool werr = false, tsv, is_csv = ward_csv_name(name, &tsv);
 	int sfd;
 
 	if (st->st_mode & (S_ISUID | S_ISGID)) {
@@ -357,9 +427,9 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	}
 	if ((sfd = stage_open(x, sd)) < 0)
 		return;
-	out =
-	    openat(sfd, name,
-		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* (read and write: an archive is inspected on its staged copy) */
+	out = openat(sfd, name,
+		     O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (out < 0) {
 		fail(x, errno, "create %s in the staging area", e->path);
 		return;
@@ -367,8 +437,9 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	uint64_t left = r->total ? r->total - x->res->bytes : UINT64_MAX;
 	uint64_t limit = r->per_file < left ? r->per_file : left;
 	ward_text_init(&text);
-	int64_t got =
-	    copy(x, in, out, limit, dirfd, name, e, &text, head, &hlen, &werr);
+	ward_csv_init(&csv, tsv);
+	int64_t got = copy(x, in, out, limit, dirfd, name, e, &text,
+			   is_csv ? &csv : NULL, head, &hlen, &werr);
 	bool keep = false;
 	if (got < 0 && werr)
 		fail(x, errno, "write %s in the staging area", e->path);
@@ -385,7 +456,14 @@ static void export_file(struct xctx *x, int dirfd, const char *name,
 	else {
 		e->sniffed = true;
 		e->type = ward_sniff(head, hlen, ward_text_done(&text));
-		keep = type_ok(x, e, name);
+		keep = type_ok(x, e, name) && archive_ok(x, e, out);
+		if (keep && is_csv && e->type == WARD_EXPORT_T_TEXT) {
+			ward_csv_done(&csv);
+			e->formulas = csv.formulas;
+			e->formula_row = csv.first_row;
+			e->formula_col = csv.first_col;
+			e->formula_trigger = csv.first_trigger;
+		}
 	}
 	if (keep && fsync(out) < 0) {
 		fail(x, errno, "fsync %s", e->path);
@@ -611,12 +689,38 @@ static void unexport(struct xctx *x, const char *top, enum ward_xverdict v,
 			continue;
 		e->verdict = v;
 		e->reason = why;
+		if (v == WARD_XV_REFUSED)
+			x->res->nrefused++;
 		if (why == WARD_XR_EXISTS)
 			snprintf(e->detail, sizeof(e->detail),
 				 "the export directory has `%s` already", top);
 		x->res->files--;
 		x->res->bytes -= e->size;
 	}
+}
+
+/* Mark the staging directory as publishing: from here until it is removed,
+ * dest may hold part of this result (see interrupted()). The rename is
+ * durable before the first entry moves. */
+static void begin_publish(struct xctx *x, int dest_fd, char *stage_name,
+			  size_t len)
+{
+	char pub[64];
+	int n = snprintf(pub, sizeof(pub), "%s%s", PUBLISH_PREFIX,
+			 stage_name + strlen(STAGE_PREFIX));
+
+	if (n < 0 || (size_t)n >= len || (size_t)n >= sizeof(pub)) {
+		fail(x, ENAMETOOLONG, "name the staging directory");
+		return;
+	}
+	if (renameat2(dest_fd, stage_name, dest_fd, pub, RENAME_NOREPLACE) <
+	    0) {
+		fail(x, errno, "rename the staging directory");
+		return;
+	}
+	memcpy(stage_name, pub, (size_t)n + 1);
+	if (fsync(dest_fd) < 0)
+		fail(x, errno, "fsync the export directory");
 }
 
 /* Move the staged tree's top-level entries into dest, never over a name
@@ -634,8 +738,12 @@ static void publish(struct xctx *x, int stage_fd, int dest_fd)
 	}
 	for (; moved < n; moved++) {
 		if (renameat2(stage_fd, names[moved], dest_fd, names[moved],
-			      RENAME_NOREPLACE) == 0)
+			      RENAME_NOREPLACE) == 0) {
+			if (x->hook && x->hook->after_rename)
+				x->hook->after_rename(x->hook->arg,
+						      names[moved]);
 			continue;
+		}
 		if (errno != EEXIST) {
 			fail(x, errno, "rename %s into the export directory",
 			     names[moved]);
@@ -664,6 +772,35 @@ static void publish(struct xctx *x, int stage_fd, int dest_fd)
 	free(names);
 }
 
+/* A `.ward-publish-` directory in dest: an export that was publishing when
+ * its ward died (or one publishing right now). dest then holds part of
+ * another run's result, and adding this run's would make a mixture that no
+ * manifest describes. Returns 0 with name filled, or -1 (none, or dest
+ * unreadable: the export fails on it later). */
+static int interrupted(int dest_fd, char *name, size_t len)
+{
+	int fd = dup(dest_fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *de;
+	int rc = -1;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	rewinddir(d);
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, PUBLISH_PREFIX,
+			     strlen(PUBLISH_PREFIX))) {
+			snprintf(name, len, "%s", de->d_name);
+			rc = 0;
+			break;
+		}
+	closedir(d);
+	return rc;
+}
+
 /* --------------------------------------------------------------- entry */
 
 int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
@@ -671,7 +808,7 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		struct ward_export_result *res, ward_err *err)
 {
 	struct xctx *x = calloc(1, sizeof(*x));
-	char stage_name[48];
+	char stage_name[64], other[NAME_MAX + 1];
 	struct stage root = {.fd = -1};
 	struct stat st;
 	ward_err rmerr;
@@ -693,7 +830,16 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 	}
 	x->dest_dev = st.st_dev;
 	x->dest_ino = st.st_ino;
-	if (ward_random_name(stage_name, sizeof(stage_name), ".ward-export-") <
+	if (interrupted(dest_fd, other, sizeof(other)) == 0) {
+		fail(x, EEXIST,
+		     "the export directory holds %.64s, left by an export "
+		     "that was publishing when it stopped: what is there may "
+		     "be half of another run's result; remove it (and that "
+		     "result) first",
+		     other);
+		goto out;
+	}
+	if (ward_random_name(stage_name, sizeof(stage_name), STAGE_PREFIX) <
 		0 ||
 	    mkdirat(dest_fd, stage_name, 0700) < 0) {
 		fail(x, errno,
@@ -712,6 +858,9 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		if (!x->refused && root.staged && fsync(root.fd) < 0)
 			fail(x, errno, "fsync the staging directory");
 		if (!x->refused)
+			begin_publish(x, dest_fd, stage_name,
+				      sizeof(stage_name));
+		if (!x->refused)
 			publish(x, root.fd, dest_fd);
 	}
 	if (x->refused)
@@ -724,7 +873,15 @@ int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,
 		fail(x, rmerr.code, "remove the staging directory: %s",
 		     rmerr.msg);
 out:
-	res->exported = !x->refused;
+	for (size_t i = 0; i < res->n; i++)
+		res->flagged += res->entries[i].formulas != 0;
+	if (x->refused)
+		res->status = WARD_XS_REFUSED;
+	else if (res->nrefused || res->truncated)
+		res->status = res->files ? WARD_XS_PARTIAL : WARD_XS_REFUSED;
+	else
+		res->status = WARD_XS_COMPLETE;
+	res->exported = res->status == WARD_XS_COMPLETE;
 	if (x->failed) {
 		ward_err_str(err, res->error, sizeof(res->error));
 		rc = -1;
@@ -771,7 +928,35 @@ static void manifest_entry(FILE *f, const struct ward_export_entry *e)
 	ward_json_str(f, ward_xreason_name(e->reason));
 	fputs(",\"detail\":", f);
 	ward_json_str(f, e->detail[0] ? e->detail : NULL);
-	fputc('}', f);
+	fputs(",\"archive\":", f);
+	if (e->archive)
+		fprintf(f, "{\"entries\":%llu,\"unpacked\":%llu}",
+			(unsigned long long)e->archive_entries,
+			(unsigned long long)e->archive_unpacked);
+	else
+		fputs("null", f);
+	fputs(",\"warnings\":[", f);
+	if (e->formulas) {
+		char t[8];
+		if (e->formula_trigger == '\t' || e->formula_trigger == '\r')
+			snprintf(t, sizeof(t), "%s",
+				 e->formula_trigger == '\t' ? "a tab" : "a CR");
+		else
+			snprintf(t, sizeof(t), "`%c`", e->formula_trigger);
+		fprintf(f,
+			"{\"warning\":\"csv-formula\",\"cells\":%llu,"
+			"\"row\":%llu,\"column\":%llu,\"detail\":\"%llu "
+			"cell%s a spreadsheet would run as a formula; the "
+			"first, at row %llu column %llu, starts with %s\"}",
+			(unsigned long long)e->formulas,
+			(unsigned long long)e->formula_row,
+			(unsigned long long)e->formula_col,
+			(unsigned long long)e->formulas,
+			e->formulas == 1 ? "" : "s",
+			(unsigned long long)e->formula_row,
+			(unsigned long long)e->formula_col, t);
+	}
+	fputs("]}", f);
 }
 
 void ward_export_manifest(FILE *f, const struct ward_export_result *r)
@@ -799,9 +984,11 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 				ward_export_type_name(bit));
 			first = false;
 		}
-	fprintf(f, "],\"on_violation\":\"%s\"},\"exported\":%s",
+	fprintf(f,
+		"],\"on_violation\":\"%s\"},\"status\":\"%s\","
+		"\"exported\":%s",
 		x->on_violation == WARD_EXPORT_SKIP ? "skip" : "refuse",
-		r->exported ? "true" : "false");
+		ward_xstatus_name(r->status), r->exported ? "true" : "false");
 	fputs(",\"refusal\":", f);
 	if (r->refusal) {
 		fprintf(f, "{\"reason\":\"%s\",\"path\":",
@@ -815,10 +1002,11 @@ void ward_export_manifest(FILE *f, const struct ward_export_result *r)
 	ward_json_str(f, r->error[0] ? r->error : NULL);
 	fprintf(f,
 		",\"files\":%llu,\"bytes\":%llu,\"examined\":%llu,"
-		"\"truncated\":%s,\"entries\":[",
+		"\"truncated\":%s,\"flagged\":%llu,\"entries\":[",
 		(unsigned long long)r->files, (unsigned long long)r->bytes,
 		(unsigned long long)r->examined,
-		r->truncated ? "true" : "false");
+		r->truncated ? "true" : "false",
+		(unsigned long long)r->flagged);
 	for (size_t i = 0; i < r->n; i++) {
 		fputs(i ? "," : "", f);
 		manifest_entry(f, &r->entries[i]);

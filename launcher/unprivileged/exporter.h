@@ -10,10 +10,14 @@
  * refuses symlinks, hard links, devices, FIFOs, sockets, setuid and setgid
  * files and names that would fool a person or a tool, and counts files and
  * bytes while it copies, from what it reads (never from a size read
- * earlier). Content types are checked by their bytes. Files are written in
+ * earlier). Content types are checked by their bytes; an archive (zip,
+ * tar, gzip) is inspected for what it would unpack (export_archive.h), a
+ * CSV for cells that start a formula (export_csv.h: flagged, not refused).
+ * Files are written in
  * a private staging directory inside the export directory, fsync'ed, and
  * renamed into place only at the end: nothing half-written is ever visible,
- * and with `on-violation refuse` one violation exports nothing.
+ * and with `on-violation refuse` (the default) one violation exports
+ * nothing: all or nothing.
  *
  * The result is a manifest: every entry looked at, with its size, SHA-256,
  * detected type, and whether it was exported or why not.
@@ -60,6 +64,13 @@ enum ward_xreason {
 	WARD_XR_UNREADABLE,
 	WARD_XR_CHANGED, /* replaced between its stat and its open */
 	WARD_XR_EXISTS,	 /* the export directory has that name already */
+	/* an archive that would unpack (export_archive.h)... */
+	WARD_XR_ARCHIVE_PATH,	     /* ...outside, or to a bad name */
+	WARD_XR_ARCHIVE_LINK,	     /* ...a link */
+	WARD_XR_ARCHIVE_SPECIAL,     /* ...a device, FIFO, setuid file */
+	WARD_XR_ARCHIVE_BOMB,	     /* ...past the caps or the ratio */
+	WARD_XR_ARCHIVE_MALFORMED,   /* cannot be read, or two ways */
+	WARD_XR_ARCHIVE_UNSUPPORTED, /* uses what is not inspected */
 	WARD_XR_COUNT
 };
 
@@ -70,6 +81,20 @@ enum ward_xverdict {
 	WARD_XV_REFUSED,  /* this entry broke the rule */
 	WARD_XV_WITHHELD, /* fine, but the export was refused as a whole */
 };
+
+/* What an export came to: the manifest's "status". The zero value is
+ * REFUSED, so that a result nobody filled in (the slot was missing) says
+ * that nothing was published. */
+enum ward_xstatus {
+	WARD_XS_REFUSED = 0, /* nothing published: a violation under
+				`refuse`, a failure, or (`skip`) every file
+				left out */
+	WARD_XS_PARTIAL,     /* `skip`: some files left out, the others
+				published */
+	WARD_XS_COMPLETE,    /* every file looked at was published */
+};
+
+const char *ward_xstatus_name(enum ward_xstatus s);
 
 struct ward_export_entry {
 	char *path;	  /* relative to the slot: raw bytes, as named */
@@ -84,6 +109,12 @@ struct ward_export_entry {
 	enum ward_xverdict verdict;
 	enum ward_xreason reason;
 	char detail[120]; /* words for people, "" when none */
+	/* An archive that was inspected: its entries, what they unpack to. */
+	bool archive;
+	uint64_t archive_entries, archive_unpacked;
+	/* A CSV's cells that start a formula (a warning), and the first. */
+	uint64_t formulas, formula_row, formula_col;
+	char formula_trigger;
 };
 
 struct ward_export_result {
@@ -92,8 +123,12 @@ struct ward_export_result {
 	size_t n, cap;
 	uint64_t files, bytes; /* exported */
 	uint64_t examined;     /* entries looked at */
-	bool exported;	       /* false: refused as a whole, or failed */
-	bool truncated;	       /* the walk stopped at WARD_EXPORT_SCAN_MAX */
+	uint64_t nrefused;     /* entries refused, listed or not */
+	uint64_t flagged;      /* entries listed with a warning */
+	enum ward_xstatus status;
+	bool exported;	/* status == WARD_XS_COMPLETE: the whole result, and
+			   only then */
+	bool truncated; /* the walk stopped at WARD_EXPORT_SCAN_MAX */
 	/* The violation that refused the export (refuse), or NONE. */
 	enum ward_xreason refusal;
 	char *refusal_path;
@@ -107,15 +142,19 @@ struct ward_export_result {
 struct ward_export_hook {
 	void (*after_chunk)(void *arg, int dirfd, const char *name,
 			    uint64_t copied);
+	/* after each top-level entry is renamed into the export directory:
+	 * the moment a crash would leave half a result */
+	void (*after_rename)(void *arg, const char *name);
 	void *arg;
 };
 
 /*
  * Export from the slot directory slot_fd into the directory dest_fd under
  * rule. Both descriptors stay the caller's. Returns 0 when the export ran
- * to its end, whatever it decided (res->exported says whether anything
- * was published), or -1 with err filled when it could not (the export
- * directory is full or unwritable...): nothing is published then either.
+ * to its end, whatever it decided (res->status says what was published),
+ * or -1 with err filled when it could not (the export directory is full or
+ * unwritable, or holds an interrupted publication...): nothing is
+ * published then either.
  * res is filled in both cases; free it with ward_export_result_free.
  */
 int ward_export(const struct ward_export_rule *rule, int slot_fd, int dest_fd,

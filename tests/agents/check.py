@@ -42,7 +42,8 @@ with tempfile.TemporaryDirectory(prefix="ward-agents-") as tmp:
 
     hostile = ward.run(blob, digest, files(wc.HOSTILE), argv)
     sec = hostile.security()
-    seen = json.loads(hostile.exported.get("revenue.json", b"{}"))
+    # what the hostile code found, from its stdout: its export is refused
+    seen = json.loads(hostile.stdout or b"{}")
     check("hostile-no-secret", "root:" not in seen.get("shadow", "root:"),
           repr(seen.get("shadow")))
     check("hostile-no-network", seen.get("net") not in (None, "connected"),
@@ -51,6 +52,9 @@ with tempfile.TemporaryDirectory(prefix="ward-agents-") as tmp:
           "passwd.txt" not in hostile.exported and
           ("passwd.txt", "symlink") in [tuple(x) for x in sec["export_refused"]],
           repr(sec["export_refused"]))
+    check("hostile-nothing-exported", hostile.exported == {} and
+          [m.get("status") for m in hostile.report.get("export") or []] == ["refused"],
+          repr(hostile.exported))
     check("hostile-cleaned-up", sec["cleaned_up"], repr(hostile.report.get("cleanup")))
 
     right = ward.run(blob, digest, files(wc.RIGHT), argv)

@@ -32,14 +32,17 @@ fail() {
 	failures=$((failures + 1))
 }
 
-# The profile as shipped, a variant that refuses on any violation, and one
-# without cgroup limits for rootless mode on a host without delegation.
+# The profile as shipped (all or nothing), a variant that skips what breaks
+# a rule and exports the rest (`on-violation skip`, so that the attacks
+# below each show their own reason), and one without cgroup limits for
+# rootless mode on a host without delegation.
 "$WARDC" compile "$top/stdlib-policies/python.ward" -o "$T/python.wardb" 2>"$T/cc.log" ||
 	{ fail compile "$(head -c 300 "$T/cc.log")"; exit 1; }
-sed 's/on-violation skip;/on-violation refuse;/' "$top/stdlib-policies/python.ward" >"$T/refuse.ward"
+sed 's/on-violation refuse;/on-violation skip;/' "$top/stdlib-policies/python.ward" >"$T/skip.ward"
+grep -q 'on-violation skip;' "$T/skip.ward" || { fail compile "no on-violation in the python profile"; exit 1; }
 sed -e '/^    memory /d' -e '/^    swap /d' -e '/^    cpu /d' -e '/^    pids /d' \
 	"$top/stdlib-policies/python.ward" >"$T/rootless.ward"
-for v in refuse rootless; do
+for v in skip rootless; do
 	"$WARDC" compile -I "$top/stdlib-policies" "$T/$v.ward" -o "$T/$v.wardb" 2>"$T/cc.log" ||
 		{ fail "compile/$v" "$(head -c 300 "$T/cc.log")"; exit 1; }
 done
@@ -116,13 +119,14 @@ png = (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2,
 open("/output/chart.png", "wb").write(png)
 print("done")'
 [ "$rc" = 0 ] || fail job "ward exited $rc: $(head -c 300 "$T/job.stderr")"
-check job "m['exported'] and exported() == ['chart.png', 'data.csv', 'stats.json']" \
+check job "m['exported'] and m['status'] == 'complete'" \
+	"exported() == ['chart.png', 'data.csv', 'stats.json']" \
 	"e('chart.png')['type'] == 'png'" \
 	"d['counts'] == {'added': 3, 'changed': 0, 'deleted': 0}" \
 	"w['removed'] and w['destroyed'] is not None and w['path'].startswith('$BASE/ws-')"
 
 # ------------------------------------------- attacks from inside the sandbox
-run attacks "$T/python.wardb" -- '
+run attacks "$T/skip.wardb" -- '
 import os
 open("/output/ok.csv", "w").write("a,b\n1,2\n")
 os.symlink("/etc/passwd", "/output/passwd.csv")
@@ -139,7 +143,7 @@ os.makedirs("/output/" + "/".join(["d"] * 20))
 open("/output/" + "/".join(["d"] * 20) + "/deep.csv", "w").write("x\n")
 open("/output/big.csv", "w").write("z" * (5 * 1024 * 1024 + 1))
 print("done")'
-check attacks "exported() == ['ok.csv']" \
+check attacks "exported() == ['ok.csv'] and m['status'] == 'partial' and not m['exported']" \
 	"why('passwd.csv') == 'symlink' and why('in') == 'symlink' and why('up.csv') == 'symlink'" \
 	"why('results.csv') == 'fifo'" \
 	"why('twice.csv') == 'hard-link' and why('again.csv') == 'hard-link'" \
@@ -149,7 +153,7 @@ check attacks "exported() == ['ok.csv']" \
 	"why('/'.join(['d'] * 17)) == 'too-deep'" \
 	"why('big.csv') == 'per-file-cap' and e('big.csv')['size'] == 5 * 1048576 + 1"
 
-run many "$T/python.wardb" -- '
+run many "$T/skip.wardb" -- '
 for i in range(10000):
     open("/output/f%05d.csv" % i, "w").write("1\n")'
 check many "m['files'] == 20 and m['examined'] == 10000" \
@@ -158,26 +162,39 @@ check many "m['files'] == 20 and m['examined'] == 10000" \
 	"d['counts']['added'] == 10000"
 
 # total: 8 files of 5M fill the 40M; the 9th would pass it
-run total "$T/python.wardb" -- '
+run total "$T/skip.wardb" -- '
 for i in range(9):
     open("/output/big%d.csv" % i, "w").write("y" * (5 * 1024 * 1024))'
 check total "m['files'] == 8 and m['bytes'] == 40 * 1048576" \
-	"why('big8.csv') == 'total-cap'"
+	"why('big8.csv') == 'total-cap' and m['status'] == 'partial' and not m['exported']"
+
+# the first seed, as the profile ships: nine files of 4.9 MiB and a summary
+# under the 40 MiB total. Eight would fit; past the cap nothing of the run
+# is published (no half-finished result), and the manifest says so.
+run nine "$T/python.wardb" -- '
+import json
+for i in range(9):
+    open("/output/part%d.csv" % i, "w").write("y" * (49 * 1024 * 1024 // 10))
+json.dump({"parts": 9}, open("/output/summary.json", "w"))'
+check nine "m['status'] == 'refused' and not m['exported'] and exported() == []" \
+	"m['refusal'] == {'reason': 'total-cap', 'path': 'part8.csv'}" \
+	"verdict('part0.csv') == 'withheld' and verdict('part7.csv') == 'withheld'" \
+	"m['files'] == 0 and m['bytes'] == 0"
 
 # ------------------------------------------------------- all or nothing
-run refuse "$T/refuse.wardb" -- '
+run refuse "$T/python.wardb" -- '
 import os
 open("/output/a.csv", "w").write("a\n")
 open("/output/b.csv", "w").write("b\n")
 os.symlink("/etc/passwd", "/output/c.csv")'
-check refuse "not m['exported'] and m['files'] == 0" \
+check refuse "not m['exported'] and m['status'] == 'refused' and m['files'] == 0" \
 	"m['refusal'] == {'reason': 'symlink', 'path': 'c.csv'}" \
 	"verdict('a.csv') == 'withheld'" "exported() == []"
 
 # ------------------------------------------- the export directory's names
 mkdir -p "$T/clash.out"
 ln -s /etc/passwd "$T/clash.out/data.csv"
-run clash "$T/python.wardb" -- '
+run clash "$T/skip.wardb" -- '
 open("/output/data.csv", "w").write("a\n")
 open("/output/new.csv", "w").write("b\n")'
 if [ "$(readlink "$T/clash.out/data.csv")" = /etc/passwd ] &&

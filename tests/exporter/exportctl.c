@@ -85,7 +85,7 @@ static int split_types(struct ward_export_rule *r, char *list)
 static int print_export(struct ward_export_rule *r, int slot, int dest,
 			bool grow_hook)
 {
-	struct ward_export_hook hook = {grow, NULL};
+	struct ward_export_hook hook = {.after_chunk = grow};
 	struct ward_export_result res;
 	ward_err err = {0};
 	int rc =

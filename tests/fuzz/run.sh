@@ -15,7 +15,8 @@
 #     fuzz-sources: lang core
 # (lang: lang/ and the generated scanner and parser; core: common/, the
 # blob contract both programs share; compiler: compiler/ without wardc.c, with the constants
-# table; launcher: launcher/ without main.c). Without that line
+# table; launcher: launcher/ without main.c; export: the exporter's
+# content checks, launcher/unprivileged/export_*.c and safefs.c). Without that line
 # it gets all four. A file tests/fuzz/TARGET.dict is passed as a dictionary.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -77,11 +78,14 @@ sources_of() { # TARGET: the library sources it links
 		launcher)
 			ls launcher/*/*.c | grep -v '^launcher/supervisor/main\.c$'
 			;;
+		export)
+			ls launcher/unprivileged/export_*.c launcher/unprivileged/safefs.c
+			;;
 		esac
 	done | tr '\n' ' '
 }
 
-pkgs="libseccomp libsodium yaml-0.1 libcap"
+pkgs="libseccomp libsodium yaml-0.1 libcap zlib"
 cflags="-std=gnu11 -g -D_GNU_SOURCE -DWARD_VERSION=\"fuzz\" -I. -Ilang \
 -Icommon $(for d in compiler/*/ launcher/*/; do printf ' -I%s' "${d%/}"; done) -I$gen $(pkg-config --cflags $pkgs 2>/dev/null || true)"
 libs=$(pkg-config --libs $pkgs 2>/dev/null || true)

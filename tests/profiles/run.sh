@@ -8,6 +8,11 @@
 # "FAIL profiles/MODE/NAME: why" or "SKIP profiles/MODE/NAME: why"; then
 # "N passed, N failed". Root only.
 #
+# Every run passes --export-dir: each profile has a writable output slot
+# and an export section, and what the workload left there must come out
+# whole, with a manifest that says `complete` (strict's program writes only
+# its stdout: its export is complete and empty).
+#
 # The workloads are in tests/profiles/work (README.md beside this script):
 #   python     stats.py: a CSV -> statistics (JSON) and a CSV per region,
 #              then exported with --export-dir; checked against awk.
@@ -322,6 +327,25 @@ ran_ok() {
 	fi
 	[ -z "$bad" ]
 }
+# exported FILE...: "" when --export-dir got exactly FILE... of the output
+# slot, byte for byte, and the manifest says `complete`; else what differs.
+# (Every profile with a writable output slot has an export section.)
+exported() {
+	got=$(cd "$R/export" && find . -type f | sed 's|^\./||' | LC_ALL=C sort | tr '\n' ' ')
+	want=$(printf '%s\n' "$@" | LC_ALL=C sort | tr '\n' ' ')
+	[ $# -eq 0 ] && want=
+	if [ "$(q '.export[0].status')" != complete ] || [ "$(q '.export[0].exported')" != true ]; then
+		printf 'the export is not complete: %s' \
+			"$(jq -c '.export[0] | {status, refusal, error}' "$R/report.json" 2>/dev/null)"
+	elif [ "$got" != "$want" ]; then
+		printf -- '--export-dir holds [%s], not [%s]' "$got" "$want"
+	else
+		for f in "$@"; do
+			cmp -s "$R/export/$f" "$R/out/$f" || { printf '%s differs from the slot' "$f"; return; }
+		done
+	fi
+}
+
 # verdict MODE NAME PROBLEM [POLICY]: PASS when the run and the checks went
 # well. POLICY is the profile the test ran (default: NAME).
 verdict() {
@@ -523,9 +547,8 @@ t_python() { # MODE
 		p=$(differs "$R/out/regions.csv" "$E/regions.csv")
 	elif [ "$(cat "$R/stdout")" != "rows 3000" ]; then
 		p="stdout is not 'rows 3000'"
-	elif ! cmp -s "$R/export/stats.json" "$R/out/stats.json" ||
-		! cmp -s "$R/export/regions.csv" "$R/out/regions.csv"; then
-		p="--export-dir did not export stats.json and regions.csv: $(cd "$R/export" && echo *)"
+	elif [ -n "$(exported regions.csv stats.json)" ]; then
+		p=$(exported regions.csv stats.json)
 	elif [ "$1" = root ] && [ "$(stat -c %u "$R/out/stats.json")" != "$HUID" ]; then
 		p="stats.json is owned by $(stat -c %u "$R/out/stats.json"), not the sandbox's host uid $HUID"
 	fi
@@ -605,6 +628,7 @@ t_python_owner() { # MODE
 t_node() {
 	newrun "$1" node
 	cp "$W/main.js" "$E/blob.bin" "$R/in/" && chmod 644 "$R/in/"*
+	WARGS="--export-dir $R/export"
 	launch "$1" node "" -- /usr/bin/node /input/main.js
 	p=
 	if ! jq 'del(.order)' "$R/out/hash.json" >"$R/hash.json" 2>/dev/null ||
@@ -617,6 +641,8 @@ t_node() {
 		p="timers: $(jq -c .order "$R/out/hash.json")"
 	elif [ "$(cat "$R/stdout")" != "hashed $((2 << 20)) bytes" ]; then
 		p="stdout is not 'hashed $((2 << 20)) bytes'"
+	else
+		p=$(exported hash.json)
 	fi
 	verdict "$1" node "$p"
 }
@@ -626,12 +652,15 @@ t_cc() {
 	mkdir "$R/in/prog"
 	cp "$W/cc/Makefile" "$W/cc/main.c" "$W/cc/sieve.c" "$W/cc/sieve.h" "$R/in/prog/"
 	chmod -R a+rX "$R/in"
+	WARGS="--export-dir $R/export"
 	launch "$1" cc "" -- /bin/sh -c \
-		'cp -r /input/prog/. /work && cd /work && make && ./primes 200000 /output/primes.txt'
+		'cp -r /input/prog/. /work && cd /work && make >/output/build.log && cat /output/build.log && ./primes 200000 /output/primes.txt'
 	p=$(differs "$R/out/primes.txt" "$E/primes.txt")
 	if [ -z "$p" ] && ! grep -q -- '-o primes main.o sieve.o' "$R/stdout"; then
 		p="make did not link in the sandbox: stdout $(head -c 300 "$R/stdout" | tr '\n' '|')"
 	fi
+	# the build's log and its result leave; the binary stays in /work
+	[ -z "$p" ] && p=$(exported build.log primes.txt)
 	verdict "$1" cc "$p"
 }
 
@@ -639,19 +668,24 @@ t_shell() {
 	newrun "$1" shell
 	cp "$W/job.sh" "$R/in/" && cp -r "$E/text" "$R/in/"
 	chmod -R a+rX "$R/in"
+	WARGS="--export-dir $R/export"
 	launch "$1" shell "" -- /bin/bash /input/job.sh
 	p=$(differs "$R/out/top.txt" "$E/top.txt")
 	[ -z "$p" ] && p=$(differs "$R/out/summary.txt" "$E/summary.txt")
 	[ -z "$p" ] && p=$(differs "$R/stdout" "$E/topword.txt")
+	[ -z "$p" ] && p=$(exported summary.txt top.txt)
 	verdict "$1" shell "$p"
 }
 
 t_strict() {
 	newrun "$1" strict
 	cp "$T/bin/numstat" "$R/in/" && chmod 755 "$R/in/numstat"
-	WARGS="--stdin $E/numbers.txt"
+	WARGS="--stdin $E/numbers.txt --export-dir $R/export"
 	launch "$1" strict "" -- /input/numstat
-	verdict "$1" strict "$(differs "$R/stdout" "$E/numstat.txt")"
+	# (the program writes its stdout only: an empty, complete export)
+	p=$(differs "$R/stdout" "$E/numstat.txt")
+	[ -z "$p" ] && p=$(exported)
+	verdict "$1" strict "$p"
 }
 
 # ------------------------------------------------------------ agent-net
@@ -730,6 +764,7 @@ t_agentnet() {
 	fi
 	cp "$W/fetch.py" "$T/net/ca.pem" "$R/in/" && chmod 644 "$R/in/"*
 	n0=$(wc -l <"$T/net/mirror.log")
+	WARGS="--export-dir $R/export"
 	launch "$1" agent-net "$NS_HOST" -- /usr/bin/python3 /input/fetch.py
 	if [ "$1" = rootless ] && [ "$rc" = 125 ] &&
 		grep -q "needs CAP_BPF and CAP_NET_ADMIN" "$R/stderr"; then
@@ -748,6 +783,8 @@ t_agentnet() {
 		p="the report does not name the refused connect to $MIRROR:80: $(jq -c .denials "$R/report.json" 2>/dev/null)"
 	elif [ "$(cat "$R/stdout")" != "fetched $(stat -c %s "$E/data.csv")" ]; then
 		p="stdout is not 'fetched $(stat -c %s "$E/data.csv")'"
+	else
+		p=$(exported fetch.json)
 	fi
 	verdict "$1" agent-net "$p"
 }

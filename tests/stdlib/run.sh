@@ -54,4 +54,27 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 		fail "fmt/$name" "$(head -3 "$tmp/err")"
 	fi
 done
+
+# `wardc diff` shows what an export rule lets out: a profile against itself
+# is equal (exit 0, nothing printed); with zip and *.zip added to its
+# export, exactly those two widenings (exit 1).
+py=stdlib-policies/python.ward
+sed -e 's/names "\*\.csv",/names "*.zip", "*.csv",/' -e 's/types text, png;/types text, png, zip;/' \
+	-e 's/on-violation refuse;/on-violation skip;/' "$py" >"$tmp/wider.ward"
+if out=$($WARDC diff "$py" "$py" 2>&1) && [ -z "$out" ]; then
+	pass diff/equal
+else
+	fail diff/equal "$(printf '%s' "$out" | head -3)"
+fi
+out=$($WARDC diff -I stdlib-policies "$py" "$tmp/wider.ward" 2>&1)
+rc=$?
+want='export:
+  + output: type zip: allowed
+  + output: name "*.zip": allowed
+  + output: on-violation: refuse -> skip'
+if [ "$rc" = 1 ] && [ "$(printf '%s\n' "$out" | sed -n '/^export:/,$p')" = "$want" ]; then
+	pass diff/export
+else
+	fail diff/export "rc=$rc $(printf '%s' "$out" | tr '\n' '|')"
+fi
 [ "$fails" -eq 0 ]

@@ -376,7 +376,7 @@ static void test_blob_refused(void **state)
 	BAD(max_files, 0, "0 files, not within 1..1000000");
 	BAD(max_files, 1000001, "1000001 files");
 	BAD(types, 0, "content types 0x0");
-	BAD(types, 1u << 10, "content types 0x400");
+	BAD(types, 1u << 11, "content types 0x800");
 	BAD(per_file, 0, "per-file 0 or total");
 	BAD(per_file, (1ull << 40) + 1, "is outside 1..1099511627776");
 	BAD(total, (1ull << 40) + 1, "is outside 1..1099511627776");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the safe exporter (launcher/unprivileged/exporter.c) driven directly:
- * a slot directory that stands for what a sandbox left, an export
+/* Unit tests of the safe exporter (launcher/unprivileged/exporter.c) driven
+ * directly: a slot directory that stands for what a sandbox left, an export
  * directory, and "around": host files the attacks point at, which must
  * come out untouched. Every test checks the export directory and the
  * manifest, from outside, and that no staging directory is left. Also the
@@ -274,7 +274,9 @@ static void exports_csv_and_png(void **state)
 	assert_non_null(strstr(w->manifest, "\"path\":\"data.csv\",\"kind\":"
 					    "\"file\",\"size\":25,\"sha256\":\""
 					    "7c78aa2346ee"));
-	assert_non_null(strstr(w->manifest, "\"exported\":true"));
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	assert_non_null(
+	    strstr(w->manifest, "\"status\":\"complete\",\"exported\":true"));
 }
 
 /* ---------------------------------------------------------------- links */
@@ -412,7 +414,7 @@ static void file_grows_while_exported(void **state)
 {
 	struct world *w = *state;
 	struct grow g = {0};
-	struct ward_export_hook hook = {grow_hook, &g};
+	struct ward_export_hook hook = {.after_chunk = grow_hook, .arg = &g};
 	uint8_t start[1000];
 
 	memset(start, 'a', sizeof(start));
@@ -424,7 +426,9 @@ static void file_grows_while_exported(void **state)
 	assert_int_equal(entry(w, "big.csv")->size, 1 * MIB + 1);
 	assert_true(g.calls >= 16);
 	assert_string_equal(dest_names(w, NULL), "");
-	assert_true(w->res.exported); /* skip: the export itself went on */
+	/* skip: the export went on, and published nothing */
+	assert_int_equal(w->res.status, WARD_XS_REFUSED);
+	assert_false(w->res.exported);
 	assert_int_equal(w->res.files, 0);
 }
 
@@ -494,8 +498,13 @@ static void many_small_files(void **state)
 		put_in(w, rel, "1\n", 2);
 	}
 	run(w, NULL);
-	assert_true(w->res.exported);
+	/* skip: 20 published, the rest left out: partial, not exported */
+	assert_int_equal(w->res.status, WARD_XS_PARTIAL);
+	assert_false(w->res.exported);
+	assert_non_null(
+	    strstr(w->manifest, "\"status\":\"partial\",\"exported\":false"));
 	assert_int_equal(w->res.files, 20);
+	assert_int_equal(w->res.nrefused, 10000 - 20);
 	assert_int_equal(w->res.examined, 10000);
 	assert_int_equal(entry(w, "f00019.csv")->verdict, WARD_XV_EXPORTED);
 	refused(w, "f00020.csv", WARD_XR_FILES);
@@ -568,6 +577,224 @@ static void total_over_the_cap(void **state)
 	refused(w, "part29.csv", WARD_XR_TOTAL);
 	/* read one byte past what the total left: 1 MiB - 1,000,000 + 1 */
 	assert_int_equal(entry(w, "part10.csv")->size, MIB - 1000000 + 1);
+}
+
+/* The first seed's budget: nine files of 4.9 MiB under a 40 MiB total.
+ * Eight fit; the ninth does not. All or nothing (the default): nothing is
+ * published and the manifest says so; `skip` publishes the eight and says
+ * `partial`. Never `exported: true`. */
+static void nine_files_past_the_total(void **state)
+{
+	struct world *w = *state;
+	size_t n = 49 * MIB / 10;
+	uint8_t *block = malloc(n);
+	char rel[32];
+
+	memset(block, 'r', n);
+	block[n - 1] = '\n';
+	for (int i = 0; i < 9; i++) {
+		snprintf(rel, sizeof(rel), "part%d.csv", i);
+		put_in(w, rel, block, n);
+	}
+	put_in(w, "summary.json", "{}\n", 3);
+	free(block);
+	w->rule.on_violation = WARD_EXPORT_REFUSE;
+	run(w, NULL);
+	assert_int_equal(w->res.status, WARD_XS_REFUSED);
+	assert_false(w->res.exported);
+	assert_int_equal(w->res.refusal, WARD_XR_TOTAL);
+	assert_string_equal(w->res.refusal_path, "part8.csv");
+	assert_int_equal(entry(w, "part7.csv")->verdict, WARD_XV_WITHHELD);
+	assert_int_equal(w->res.files, 0);
+	assert_string_equal(dest_names(w, NULL), "");
+	assert_non_null(
+	    strstr(w->manifest, "\"status\":\"refused\",\"exported\":false"));
+
+	/* skip, explicitly: the eight and the summary, and `partial` */
+	char p[512];
+	snprintf(p, sizeof(p), "%s/dest2", w->top);
+	assert_int_equal(mkdir(p, 0755), 0);
+	close(w->dest_fd);
+	w->dest_fd = open(p, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	strcpy(w->dest, p);
+	w->rule.on_violation = WARD_EXPORT_SKIP;
+	run(w, NULL);
+	assert_int_equal(w->res.status, WARD_XS_PARTIAL);
+	assert_false(w->res.exported);
+	assert_int_equal(w->res.files, 9);
+	refused(w, "part8.csv", WARD_XR_TOTAL);
+	assert_string_equal(dest_names(w, NULL),
+			    "part0.csv part1.csv part2.csv part3.csv part4.csv "
+			    "part5.csv part6.csv part7.csv summary.json");
+	assert_non_null(
+	    strstr(w->manifest, "\"status\":\"partial\",\"exported\":false"));
+}
+
+/* Each rename of a publication happens with the `.ward-publish-` mark in
+ * place: wherever a crash cuts it, the mark is there. */
+struct pubwatch {
+	struct world *w;
+	int renames;
+};
+
+static void watch_rename(void *arg, const char *name)
+{
+	struct pubwatch *pw = arg;
+	const char *names = dest_names(pw->w, NULL);
+
+	(void)name;
+	pw->renames++;
+	assert_non_null(strstr(names, ".ward-publish-"));
+	assert_null(strstr(names, ".ward-export-"));
+}
+
+static void publication_is_marked(void **state)
+{
+	struct world *w = *state;
+	struct pubwatch pw = {w, 0};
+	struct ward_export_hook hook = {.after_rename = watch_rename,
+					.arg = &pw};
+
+	put_in(w, "a.csv", csv, strlen(csv));
+	put_in(w, "b.csv", csv, strlen(csv));
+	mkdir_in(w, "c");
+	put_in(w, "c/d.png", png, sizeof(png) - 1);
+	run(w, &hook);
+	assert_int_equal(pw.renames, 3);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	assert_string_equal(dest_names(w, NULL), "a.csv b.csv c");
+}
+
+/* A ward that died while it was publishing leaves `.ward-publish-<hex>`
+ * (and part of its result) in the export directory: the next export
+ * refuses to add to that. A `.ward-export-` staging area (a ward that died
+ * before publishing, or one at work) is none of this export's business. */
+static void interrupted_publication(void **state)
+{
+	struct world *w = *state;
+	ward_err err = {0};
+	char p[512];
+
+	put_in(w, "data.csv", csv, strlen(csv));
+	path_of(w, p, sizeof(p), w->dest, ".ward-export-00112233445566ff");
+	assert_int_equal(mkdir(p, 0700), 0);
+	run(w, NULL);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	assert_string_equal(dest_names(w, NULL),
+			    ".ward-export-00112233445566ff data.csv");
+
+	path_of(w, p, sizeof(p), w->dest, "data.csv");
+	assert_int_equal(unlink(p), 0);
+	path_of(w, p, sizeof(p), w->dest, ".ward-publish-0011223344556677");
+	assert_int_equal(mkdir(p, 0700), 0);
+	ward_export_result_free(&w->res);
+	assert_int_equal(
+	    ward_export(&w->rule, w->slot_fd, w->dest_fd, NULL, &w->res, &err),
+	    -1);
+	assert_int_equal(w->res.status, WARD_XS_REFUSED);
+	assert_false(w->res.exported);
+	assert_non_null(strstr(w->res.error, ".ward-publish-0011223344556677"));
+	assert_string_equal(dest_names(w, NULL),
+			    ".ward-export-00112233445566ff "
+			    ".ward-publish-0011223344556677");
+}
+
+/* ------------------------------------------------------------ archives */
+
+/* Written by Python's zipfile: the zip slip the issue saw exported, and
+ * the same archive with a harmless name (the control). */
+static const uint8_t slip_zip[] =
+    "\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\xc8\x72"
+    "\x00\x0f\x12\x00\x00\x00\x12\x00\x00\x00\x1b\x00\x00\x00\x2e\x2e"
+    "\x2f\x2e\x2e\x2f\x2e\x2e\x2f\x2e\x2e\x2f\x65\x74\x63\x2f\x63\x72"
+    "\x6f\x6e\x2e\x64\x2f\x65\x76\x69\x6c\x2a\x20\x2a\x20\x2a\x20\x2a"
+    "\x20\x2a\x20\x72\x6f\x6f\x74\x20\x69\x64\x0a\x50\x4b\x01\x02\x14"
+    "\x03\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\xc8\x72\x00\x0f\x12"
+    "\x00\x00\x00\x12\x00\x00\x00\x1b\x00\x00\x00\x00\x00\x00\x00\x00"
+    "\x00\x00\x00\xa4\x81\x00\x00\x00\x00\x2e\x2e\x2f\x2e\x2e\x2f\x2e"
+    "\x2e\x2f\x2e\x2e\x2f\x65\x74\x63\x2f\x63\x72\x6f\x6e\x2e\x64\x2f"
+    "\x65\x76\x69\x6c\x50\x4b\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00"
+    "\x49\x00\x00\x00\x4b\x00\x00\x00\x00\x00";
+static const uint8_t good_zip[] =
+    "\x50\x4b\x03\x04\x14\x00\x00\x00\x00\x00\x00\x00\x21\x58\x7b\x07"
+    "\x97\x0a\x08\x00\x00\x00\x08\x00\x00\x00\x11\x00\x00\x00\x72\x65"
+    "\x73\x75\x6c\x74\x73\x2f\x74\x61\x62\x6c\x65\x2e\x63\x73\x76\x61"
+    "\x2c\x62\x0a\x31\x2c\x32\x0a\x50\x4b\x01\x02\x14\x03\x14\x00\x00"
+    "\x00\x00\x00\x00\x00\x21\x58\x7b\x07\x97\x0a\x08\x00\x00\x00\x08"
+    "\x00\x00\x00\x11\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\xa4"
+    "\x81\x00\x00\x00\x00\x72\x65\x73\x75\x6c\x74\x73\x2f\x74\x61\x62"
+    "\x6c\x65\x2e\x63\x73\x76\x50\x4b\x05\x06\x00\x00\x00\x00\x01\x00"
+    "\x01\x00\x3f\x00\x00\x00\x37\x00\x00\x00\x00\x00";
+
+static void archives_are_inspected(void **state)
+{
+	struct world *w = *state;
+
+	w->rule.types |= WARD_EXPORT_T_ZIP;
+	w->rule.on_violation = WARD_EXPORT_REFUSE;
+	put_in(w, "slip.zip", slip_zip, sizeof(slip_zip) - 1);
+	run(w, NULL);
+	refused(w, "slip.zip", WARD_XR_ARCHIVE_PATH);
+	assert_non_null(strstr(entry(w, "slip.zip")->detail,
+			       "../../../../etc/cron.d/evil"));
+	assert_int_equal(w->res.status, WARD_XS_REFUSED);
+	assert_string_equal(dest_names(w, NULL), "");
+	assert_non_null(strstr(w->manifest, "\"reason\":\"archive-path\""));
+
+	/* the control: the same archive, a name inside the results */
+	char p[512];
+	path_of(w, p, sizeof(p), w->slot, "slip.zip");
+	assert_int_equal(unlink(p), 0);
+	put_in(w, "results.zip", good_zip, sizeof(good_zip) - 1);
+	run(w, NULL);
+	const struct ward_export_entry *e = entry(w, "results.zip");
+	assert_int_equal(e->verdict, WARD_XV_EXPORTED);
+	assert_true(e->archive);
+	assert_int_equal(e->archive_entries, 1);
+	assert_int_equal(e->archive_unpacked, 8);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	assert_string_equal(dest_names(w, NULL), "results.zip");
+	assert_non_null(
+	    strstr(w->manifest, "\"archive\":{\"entries\":1,\"unpacked\":8}"));
+
+	/* a rule that does not allow zip never opens one: type-not-allowed */
+	ward_export_result_free(&w->res);
+	path_of(w, p, sizeof(p), w->dest, "results.zip");
+	assert_int_equal(unlink(p), 0);
+	w->rule.types &= ~WARD_EXPORT_T_ZIP;
+	run(w, NULL);
+	refused(w, "results.zip", WARD_XR_TYPE);
+}
+
+/* CSV cells that start a formula: flagged, exported. */
+static void csv_formulas_flagged(void **state)
+{
+	struct world *w = *state;
+	static const char sheet[] =
+	    "name,total\n"
+	    "alice,-3\n"
+	    "bob,\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"\n"
+	    "carol,@SUM(A1:A3)\n";
+
+	put_in(w, "sheet.csv", sheet, strlen(sheet));
+	put_in(w, "clean.csv", csv, strlen(csv));
+	put_in(w, "notes.txt", "=not a sheet\n", 13);
+	run(w, NULL);
+	assert_int_equal(w->res.status, WARD_XS_COMPLETE);
+	const struct ward_export_entry *e = entry(w, "sheet.csv");
+	assert_int_equal(e->verdict, WARD_XV_EXPORTED);
+	assert_int_equal(e->formulas, 2);
+	assert_int_equal(e->formula_row, 3);
+	assert_int_equal(e->formula_col, 2);
+	assert_int_equal(entry(w, "clean.csv")->formulas, 0);
+	assert_int_equal(entry(w, "notes.txt")->formulas, 0);
+	assert_int_equal(w->res.flagged, 1);
+	assert_non_null(strstr(w->manifest,
+			       "\"warnings\":[{\"warning\":\"csv-formula\","
+			       "\"cells\":2,\"row\":3,\"column\":2,"));
+	assert_non_null(strstr(w->manifest, "\"flagged\":1,"));
+	assert_string_equal(dest_names(w, NULL),
+			    "clean.csv notes.txt sheet.csv");
 }
 
 /* ------------------------------------------------------ names and types */
@@ -846,6 +1073,16 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(one_file_over_the_cap, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(total_over_the_cap, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(nine_files_past_the_total, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(publication_is_marked, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(interrupted_publication, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(archives_are_inspected, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(csv_formulas_flagged, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(hostile_names, setup, teardown),
 	    cmocka_unit_test_setup_teardown(png_that_is_a_script, setup,
