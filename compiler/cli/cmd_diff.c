@@ -12,6 +12,7 @@
 #include "describe.h"
 #include "doc.h"
 #include "rules_meaning.h"
+#include "units.h"
 #include "util.h"
 
 #include <stdio.h>
@@ -316,8 +317,8 @@ static const char *export_text(struct ward_pool *p,
 			       const struct ward_export_rule *r)
 {
 	return ward_pool_printf(p, "%u files of %s, %s in all", r->max_files,
-				describe_size(p, r->per_file),
-				r->total ? describe_size(p, r->total)
+				ward_size_str(p, r->per_file),
+				r->total ? ward_size_str(p, r->total)
 					 : "no total");
 }
 
@@ -339,8 +340,8 @@ static void cap(struct differ *d, const char *what, uint64_t a, uint64_t b,
 	uint64_t ea = zero_is_none && !a ? UINT64_MAX : a;
 	uint64_t eb = zero_is_none && !b ? UINT64_MAX : b;
 	change(d, "export", eb > ea ? '+' : '-', what,
-	       a || !zero_is_none ? describe_size(p, a) : "none",
-	       b || !zero_is_none ? describe_size(p, b) : "none");
+	       a || !zero_is_none ? ward_size_str(p, a) : "none",
+	       b || !zero_is_none ? ward_size_str(p, b) : "none");
 }
 
 static void diff_export_rule(struct differ *d, const struct ward_export_rule *a,
