@@ -14,6 +14,7 @@
  * every exit is _exit(), so no atexit handler (nor a sanitizer's leak
  * check) runs in the sandbox.
  */
+#include "cmdline.h"
 #include "exec.h"
 #include "exitcode.h"
 #include "hardening.h"
@@ -284,13 +285,18 @@ static void pass_listener(const struct ward_launch *l)
 	close(l->notify_wr);
 }
 
-_Noreturn void ward_init_main(const struct ward_launch *l)
+_Noreturn void ward_init_main(const struct ward_launch *given)
 {
+	struct ward_launch own = *given;
+	const struct ward_launch *l = &own;
 	ward_err err = {0};
 	sigset_t set;
 	pid_t target;
 
-	if (setup(l, &err) < 0)
+	/* First of all, before the sandbox can read /proc/1/cmdline: init
+	 * keeps copies of what it needs from ward's command line and
+	 * forgets the rest (cmdline.c). */
+	if (ward_forget_cmdline(&own, "/proc", &err) < 0 || setup(l, &err) < 0)
 		fail(l, &err);
 	/* Blocked before the fork, so no signal is lost in between; the
 	 * target unblocks them. */
