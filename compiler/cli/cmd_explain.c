@@ -11,6 +11,7 @@
 #include "describe.h"
 #include "doc.h"
 #include "explain_budget.h"
+#include "explain_hardening.h"
 #include "net_bpf.h"
 #include "sha256.h"
 #include "util.h"
@@ -210,6 +211,7 @@ static struct doc *explain_doc(struct explain *e)
 	doc_add(d, "limits", limits_doc(e));
 	doc_add(d, "network", net_doc(e));
 	doc_add(d, "syscalls", syscalls_doc(e));
+	ward_hardening_doc(d, pl, p);
 	ward_budget_doc(d, pl, p, e->budget);
 	return d;
 }
@@ -352,6 +354,7 @@ static void explain_text(struct explain *e, FILE *out)
 		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf.c */
 	}
 	text_syscalls(e, out);
+	ward_hardening_text(out, pl, p);
 	ward_budget_text(out, pl, p, e->budget);
 }
 

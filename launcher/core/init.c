@@ -24,6 +24,7 @@
 #include "supervise.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -32,6 +33,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text)
@@ -92,6 +94,52 @@ static int setup_stdio(const struct ward_launch *l, ward_err *err)
 	return 0;
 }
 
+/* The backstop (docs/spec.md 3.4): a timer of init's own, at wall + grace
+ * + WARD_BACKSTOP_MARGIN_MS from its release, when the supervisor's wall
+ * timer started. The supervisor ends every run long before it fires;
+ * it is for a supervisor that cannot act any more (stopped by SIGSTOP,
+ * stuck, starved): init's exit then ends the sandbox all the same, since
+ * the kernel kills every process of the pid namespace with its init. Seed
+ * 004: two layers of insurance, the second independent of the first.
+ * SIGALRM is blocked until the reaping loop takes it with sigwaitinfo (as
+ * PID 1, init would ignore it anyway: it has no handler). */
+static void arm_backstop(const struct ward_limits *lim)
+{
+	uint64_t ms = lim->value[WARD_LIM_WALL] + WARD_BACKSTOP_MARGIN_MS;
+	struct itimerval it = {0};
+	sigset_t alrm;
+
+	if (!ward_limit_is_set(lim, WARD_LIM_WALL))
+		return;
+	if (ward_limit_is_set(lim, WARD_LIM_GRACE))
+		ms += lim->value[WARD_LIM_GRACE];
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	it.it_value.tv_sec = (time_t)(ms / 1000);
+	it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* The backstop fired: say so without waiting for a supervisor that may be
+ * stopped (the pipe has room for it, and O_NONBLOCK makes sure), then go,
+ * and the namespace with init. */
+static _Noreturn void backstop(const struct ward_launch *l)
+{
+	const struct ward_limits *lim = &l->policy->limits;
+	uint64_t ms =
+	    lim->value[WARD_LIM_WALL] + WARD_BACKSTOP_MARGIN_MS +
+	    (ward_limit_is_set(lim, WARD_LIM_GRACE) ? lim->value[WARD_LIM_GRACE]
+						    : 0);
+	int fl = fcntl(l->msg_wr, F_GETFL);
+
+	if (fl >= 0)
+		fcntl(l->msg_wr, F_SETFL, fl | O_NONBLOCK);
+	ward_msg_send(l->msg_wr, WARD_MSG_BACKSTOP,
+		      ms > INT32_MAX ? INT32_MAX : (int32_t)ms, NULL);
+	_exit(WARD_EXIT_SIGNAL_BASE + SIGKILL);
+}
+
 static void mounts_freep(struct ward_mounts **m)
 {
 	ward_mounts_free(*m);
@@ -117,6 +165,7 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	if (ward_forbid_userns("/proc/sys", err) < 0)
 		return -1;
 	wait_for_maps(l);
+	arm_backstop(&p->limits);
 	/* Sources are opened with the caller's rights (in root mode, host
 	 * root's), before any mount changes what a path means -- and after
 	 * the maps: until they exist no host uid is mapped, so capabilities
@@ -226,6 +275,8 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 
 		if (sigwaitinfo(set, &si) < 0)
 			continue;
+		if (si.si_signo == SIGALRM)
+			backstop(l);
 		if (si.si_signo != SIGCHLD) {
 			kill(target, si.si_signo);
 			continue;
@@ -305,6 +356,7 @@ _Noreturn void ward_init_main(const struct ward_launch *given)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGALRM); /* the backstop */
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	target = spawn_target(l);
 	if (target < 0) {

@@ -32,7 +32,11 @@ PY
 	sbx -b -e "WARD_ATTACK_ENV=$MARK-env" -- python3 /input/init_cmdline.py 2 "$MARK-arg"
 	for i in $(seq 50); do
 		for p in $(pgrep -f -- "$MARK-arg"); do
-			[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$WARD")" ] && sup=$p
+			# ward, in the host's pid namespace only (init is a
+			# clone of ward, but is also pid 1 of its own)
+			[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$WARD")" ] &&
+				[ "$(awk '$1 == "NSpid:" { print NF }' "/proc/$p/status")" = 2 ] &&
+				sup=$p
 		done
 		[ -n "$sup" ] && break
 		sleep 0.1

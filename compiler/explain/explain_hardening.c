@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * explain_hardening.c: see explain_hardening.h. The figures come from the
+ * blob and from the contract's constants (common/policy.h), so that what
+ * explain says is what the launcher does.
+ */
+#include "explain_hardening.h"
+
+#include "describe.h"
+
+/* The timers of a run: the supervisor's SIGTERM at the wall, its SIGKILL
+ * after the grace, and init's own backstop (docs/spec.md 3.4, 4.3). */
+struct timers {
+	bool wall;
+	uint64_t term_ms, kill_ms, backstop_ms;
+};
+
+static struct timers timers_of(const struct ward_limits *l)
+{
+	struct timers t = {.wall = ward_limit_is_set(l, WARD_LIM_WALL)};
+	uint64_t grace =
+	    ward_limit_is_set(l, WARD_LIM_GRACE) ? l->value[WARD_LIM_GRACE] : 0;
+
+	if (!t.wall)
+		return t;
+	t.term_ms = l->value[WARD_LIM_WALL];
+	t.kill_ms = t.term_ms + grace;
+	t.backstop_ms = t.kill_ms + WARD_BACKSTOP_MARGIN_MS;
+	return t;
+}
+
+void ward_hardening_text(FILE *out, struct ward_pool *pool,
+			 const struct ward_policy *p)
+{
+	struct timers t = timers_of(&p->limits);
+
+	fputs("\nsandbox (what the launcher adds)\n", out);
+	if (!t.wall)
+		fputs("  timers    none: no `wall` limit, so no timeout and no "
+		      "backstop\n",
+		      out);
+	else if (t.kill_ms == t.term_ms)
+		fprintf(out,
+			"  timers    SIGKILL to the sandbox at %s (wall; no "
+			"grace)\n",
+			describe_duration(pool, t.kill_ms));
+	else
+		fprintf(out,
+			"  timers    SIGTERM to the target at %s (wall), "
+			"SIGKILL at %s (wall + grace)\n",
+			describe_duration(pool, t.term_ms),
+			describe_duration(pool, t.kill_ms));
+	if (t.wall)
+		fprintf(out,
+			"  backstop  init ends the sandbox at %s, even with "
+			"the supervisor stopped\n",
+			describe_duration(pool, t.backstop_ms));
+	fputs("  init      shows `ward-init` as its command line, and no "
+	      "environment\n",
+	      out);
+}
+
+void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
+			const struct ward_policy *p)
+{
+	struct timers t = timers_of(&p->limits);
+	struct doc *s = doc_add(d, "sandbox", doc_map(pool));
+	struct doc *tm = doc_add(s, "timers", doc_map(pool));
+
+	doc_set_bool(pool, tm, "timed", t.wall);
+	if (t.wall) {
+		if (t.kill_ms != t.term_ms)
+			doc_set_uint(pool, tm, "sigterm_ms", t.term_ms);
+		doc_set_uint(pool, tm, "sigkill_ms", t.kill_ms);
+		doc_set_uint(pool, tm, "backstop_ms", t.backstop_ms);
+	}
+	doc_set_str(pool, s, "init_cmdline", "ward-init");
+}
