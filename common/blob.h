@@ -125,7 +125,11 @@ _Static_assert(WARD_LIM_MEMORY == 0 && WARD_LIM_SWAP == 1 &&
 		   WARD_LIM_STACK == 10 && WARD_LIM_MEMLOCK == 11 &&
 		   WARD_LIM_CORE == 12 && WARD_LIM_STDOUT == 13 &&
 		   WARD_LIM_STDERR == 14 && WARD_LIM_OUTPUT == 15 &&
-		   WARD_LIM_COUNT == 16,
+		   WARD_LIM_SIGPENDING == 16 && WARD_LIM_MSGQUEUE == 17 &&
+		   WARD_LIM_INOTIFY_INSTANCES == 18 &&
+		   WARD_LIM_INOTIFY_WATCHES == 19 &&
+		   WARD_LIM_FANOTIFY_GROUPS == 20 &&
+		   WARD_LIM_FANOTIFY_MARKS == 21 && WARD_LIM_COUNT == 22,
 	       "limit keys are format numbers");
 _Static_assert(WARD_ACT_ALLOW == 0 && WARD_ACT_LOG == 1 &&
 		   WARD_ACT_ERRNO == 2 && WARD_ACT_TRAP == 3 &&

@@ -522,6 +522,12 @@ static const struct {
     [WARD_LIM_STDOUT] = {"stdout", 0, TIB},
     [WARD_LIM_STDERR] = {"stderr", 0, TIB},
     [WARD_LIM_OUTPUT] = {"output", 0, TIB},
+    [WARD_LIM_SIGPENDING] = {"sigpending", 0, 4194304},
+    [WARD_LIM_MSGQUEUE] = {"msgqueue", 0, GIB},
+    [WARD_LIM_INOTIFY_INSTANCES] = {"inotify-instances", 0, 65536},
+    [WARD_LIM_INOTIFY_WATCHES] = {"inotify-watches", 0, 16777216},
+    [WARD_LIM_FANOTIFY_GROUPS] = {"fanotify-groups", 0, 65536},
+    [WARD_LIM_FANOTIFY_MARKS] = {"fanotify-marks", 0, 16777216},
 };
 
 static int read_limits(struct cur *c, struct ward_limits *l)

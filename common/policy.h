@@ -105,11 +105,21 @@ enum ward_limit {
 	WARD_LIM_FILESIZE, /* RLIMIT_FSIZE, bytes */
 	WARD_LIM_NPROC,	   /* RLIMIT_NPROC */
 	WARD_LIM_STACK,	   /* RLIMIT_STACK, bytes */
-	WARD_LIM_MEMLOCK,  /* RLIMIT_MEMLOCK, bytes */
-	WARD_LIM_CORE,	   /* RLIMIT_CORE, bytes (the launcher defaults to 0) */
+	WARD_LIM_MEMLOCK,  /* RLIMIT_MEMLOCK, bytes (default: below) */
+	WARD_LIM_CORE,	   /* RLIMIT_CORE, bytes (default: below) */
 	WARD_LIM_STDOUT,   /* bytes of stdout kept */
 	WARD_LIM_STDERR,   /* bytes of stderr kept */
 	WARD_LIM_OUTPUT,   /* bytes of stdout+stderr kept */
+	/* The kernel's per-user counters (docs/spec.md 3.9): RLIMITs of the
+	 * target, and limits of the sandbox's user namespace, which the
+	 * kernel charges to every ancestor namespace's count as well, so
+	 * they bound what a run takes from its host user's budget. */
+	WARD_LIM_SIGPENDING,	    /* RLIMIT_SIGPENDING */
+	WARD_LIM_MSGQUEUE,	    /* RLIMIT_MSGQUEUE, bytes */
+	WARD_LIM_INOTIFY_INSTANCES, /* user.max_inotify_instances */
+	WARD_LIM_INOTIFY_WATCHES,   /* user.max_inotify_watches */
+	WARD_LIM_FANOTIFY_GROUPS,   /* user.max_fanotify_groups */
+	WARD_LIM_FANOTIFY_MARKS,    /* user.max_fanotify_marks */
 	WARD_LIM_COUNT
 };
 
@@ -127,6 +137,54 @@ static inline bool ward_limit_is_set(const struct ward_limits *l,
 				     enum ward_limit k)
 {
 	return (l->set >> k) & 1u;
+}
+
+/* The limits that apply even when a policy does not write them, and their
+ * values (docs/spec.md 3.9): a core dump could hold what the sandbox read;
+ * the per-user counters are shared with the host user, so a run gets a
+ * small part of them unless its policy says more. The launcher applies
+ * these (an RLIMIT default above the caller's hard limit is lowered to
+ * it; a written limit is not); `wardc explain` shows them. */
+static inline bool ward_limit_default(enum ward_limit k, uint64_t *v)
+{
+	switch (k) {
+	case WARD_LIM_CORE:
+		*v = 0;
+		return true;
+	case WARD_LIM_MEMLOCK:
+		*v = 8ull << 20; /* the kernel's own default since 5.16 */
+		return true;
+	case WARD_LIM_SIGPENDING:
+		*v = 1024;
+		return true;
+	case WARD_LIM_MSGQUEUE:
+		*v = 256ull << 10; /* three queues of the default size */
+		return true;
+	case WARD_LIM_INOTIFY_INSTANCES:
+		*v = 8; /* of the host's 128 per user */
+		return true;
+	case WARD_LIM_INOTIFY_WATCHES:
+		*v = 8192;
+		return true;
+	case WARD_LIM_FANOTIFY_GROUPS:
+	case WARD_LIM_FANOTIFY_MARKS:
+		*v = 0; /* fanotify_init is @privileged in the stdlib */
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The value the launcher applies for k: the policy's, else the default;
+ * false if neither (the limit is not applied). */
+static inline bool ward_limit_effective(const struct ward_limits *l,
+					enum ward_limit k, uint64_t *v)
+{
+	if (ward_limit_is_set(l, k)) {
+		*v = l->value[k];
+		return true;
+	}
+	return ward_limit_default(k, v);
 }
 
 enum ward_net_mode {

@@ -85,7 +85,7 @@ static struct doc *limits_doc(struct explain *e)
 	    [WARD_LIM_FILESIZE] = "bytes", [WARD_LIM_STACK] = "bytes",
 	    [WARD_LIM_MEMLOCK] = "bytes",  [WARD_LIM_CORE] = "bytes",
 	    [WARD_LIM_STDOUT] = "bytes",   [WARD_LIM_STDERR] = "bytes",
-	    [WARD_LIM_OUTPUT] = "bytes",
+	    [WARD_LIM_OUTPUT] = "bytes",   [WARD_LIM_MSGQUEUE] = "bytes",
 	};
 	struct doc *m = doc_map(e->pool);
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {

@@ -7,6 +7,9 @@
 #include "explain_hardening.h"
 
 #include "describe.h"
+#include "util.h"
+
+#include <string.h>
 
 /* The timers of a run: the supervisor's SIGTERM at the wall, its SIGKILL
  * after the grace, and init's own backstop (docs/spec.md 3.4, 4.3). */
@@ -27,6 +30,49 @@ static struct timers timers_of(const struct ward_limits *l)
 	t.kill_ms = t.term_ms + grace;
 	t.backstop_ms = t.kill_ms + WARD_BACKSTOP_MARGIN_MS;
 	return t;
+}
+
+/* The limits the launcher applies whether or not the policy writes them
+ * (ward_limit_default), in the order of spec 3.9. */
+static const enum ward_limit per_user[] = {
+    WARD_LIM_INOTIFY_INSTANCES, WARD_LIM_INOTIFY_WATCHES,
+    WARD_LIM_FANOTIFY_GROUPS,	WARD_LIM_FANOTIFY_MARKS,
+    WARD_LIM_MSGQUEUE,		WARD_LIM_SIGPENDING,
+    WARD_LIM_MEMLOCK,		WARD_LIM_CORE,
+};
+
+static void text_per_user(FILE *out, struct ward_pool *pool,
+			  const struct ward_limits *l)
+{
+	int col = 0;
+
+	fputs("  per-user  charged by the kernel to the host user that owns "
+	      "the sandbox's user\n"
+	      "            namespace (root in root mode; docs/spec.md 3.9):\n"
+	      "           ",
+	      out);
+	col = 11;
+	for (size_t i = 0; i < ARRAY_LEN(per_user); i++) {
+		enum ward_limit k = per_user[i];
+		uint64_t v = 0;
+		const char *item;
+
+		ward_limit_effective(l, k, &v);
+		item = ward_pool_printf(
+		    pool, " %s %s%s%s", describe_limit_name(k),
+		    describe_limit_value(pool, k, v),
+		    ward_limit_is_set(l, k) ? "" : " (default)",
+		    i + 1 < ARRAY_LEN(per_user) ? "," : "");
+		if (col + (int)strlen(item) > 78) {
+			fputs("\n           ", out);
+			col = 11;
+		}
+		fputs(item, out);
+		col += (int)strlen(item);
+	}
+	fputs("\n            no namespace of any kind can be made below the "
+	      "sandbox's\n",
+	      out);
 }
 
 void ward_hardening_text(FILE *out, struct ward_pool *pool,
@@ -58,6 +104,7 @@ void ward_hardening_text(FILE *out, struct ward_pool *pool,
 	fputs("  init      shows `ward-init` as its command line, and no "
 	      "environment\n",
 	      out);
+	text_per_user(out, pool, &p->limits);
 }
 
 void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
@@ -75,4 +122,17 @@ void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
 		doc_set_uint(pool, tm, "backstop_ms", t.backstop_ms);
 	}
 	doc_set_str(pool, s, "init_cmdline", "ward-init");
+	struct doc *pu = doc_add(s, "per_user", doc_map(pool));
+	for (size_t i = 0; i < ARRAY_LEN(per_user); i++) {
+		enum ward_limit k = per_user[i];
+		struct doc *x =
+		    doc_add(pu, describe_limit_name(k), doc_map(pool));
+		uint64_t v = 0;
+
+		ward_limit_effective(&p->limits, k, &v);
+		doc_set_uint(pool, x, "value", v);
+		doc_set_bool(pool, x, "default",
+			     !ward_limit_is_set(&p->limits, k));
+	}
+	doc_set_uint(pool, s, "namespaces_below", 0);
 }

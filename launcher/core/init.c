@@ -153,6 +153,7 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	const char *host =
 	    p->identity.hostname[0] ? p->identity.hostname : "ward";
 	__attribute__((cleanup(mounts_freep))) struct ward_mounts *mnts = NULL;
+	struct ward_userns_limits nslim = {0};
 
 	if (tie_to_supervisor(l, err) < 0 || setup_stdio(l, err) < 0 ||
 	    ward_close_fds_except(keep, ARRAY_LEN(keep), err) < 0)
@@ -180,6 +181,10 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	 * /proc/self/cgroup names no host path. */
 	if (unshare(CLONE_NEWCGROUP) < 0)
 		return ward_fail(err, errno, "unshare CLONE_NEWCGROUP");
+	/* While the host's /proc is there; written once the mount table is
+	 * built (hardening.h). */
+	if (ward_userns_limits_open(&nslim, "/proc/sys", &p->limits, err) < 0)
+		return -1;
 	/* Only now: the supervisor could not have written the maps of a
 	 * non-dumpable process (its /proc files belong to root). */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
@@ -188,7 +193,8 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	 * its capabilities in the new user namespace through this change
 	 * (the namespace's uid 0 is not the caller's). */
 	if (ward_set_identity(&p->identity, err) < 0 ||
-	    ward_mounts_build(mnts, err) < 0)
+	    ward_mounts_build(mnts, err) < 0 ||
+	    ward_userns_limits_apply(&nslim, err) < 0)
 		return -1;
 	if (sethostname(host, strlen(host)) < 0)
 		return ward_fail(err, errno, "sethostname %s", host);

@@ -903,7 +903,7 @@ static void test_refuse_huge_counts(void **state)
 {
 	count_fails(2, 0, 0xffffffffu, "(env)", "entries", 8);
 	count_fails(3, 0, 0x80000000u, "(mounts)", "entries", 8);
-	count_fails(4, 0, 17, "(limits)", "limits", 8);
+	count_fails(4, 0, WARD_LIM_COUNT + 1, "(limits)", "limits", 8);
 	count_fails(5, 4, 0xffffffffu, "(network)", "rules", 16);
 	count_fails(5, 8, 100, "(network)", "hosts", 16 + 4 * 24);
 	count_fails(6, 12, 4096, "(seccomp) program 0", "instructions", 16);
@@ -924,8 +924,8 @@ static void test_refuse_trailing_and_reserved(void **state)
 	/* One limit fewer: its 16 bytes are left over. */
 	snprintf(want, sizeof(want),
 		 "blob: section 4 (limits): 16 unexpected bytes at offset %zu",
-		 s4 + 8 + 15 * 16);
-	edit32(s4, 15, true, want);
+		 s4 + 8 + (WARD_LIM_COUNT - 1) * 16);
+	edit32(s4, WARD_LIM_COUNT - 1, true, want);
 	edit32(sec_off(buf, 2) + 4, 1, true,
 	       "blob: section 2 (env): reserved field is not zero");
 	edit32(sec_off(buf, 2) + 12, 1, true,
@@ -1105,7 +1105,7 @@ EDIT(e_link_long, s->mounts[9].src = s->owned = repeat('l', 4096, ""))
 EDIT(e_src_proc, s->mounts[4].src = "proc")
 EDIT(e_src_tmpfs, s->mounts[3].src = "tmpfs")
 /* limits */
-EDIT(e_lim_key, s->p.limits.set |= 1ull << 16)
+EDIT(e_lim_key, s->p.limits.set |= 1ull << WARD_LIM_COUNT)
 EDIT(e_lim_key63, s->p.limits.set = 1ull << 63)
 /* network */
 EDIT(e_net_mode, s->p.net.mode = 2)
@@ -1269,7 +1269,7 @@ static struct pcase pcases[] = {
     {"tmpfs with source", e_src_tmpfs,
      ST "3 (mounts) entry 3: this kind of mount takes no source or "
 	"contents"},
-    {"limit key 16", e_lim_key, ST "4 (limits) entry 16: unknown limit key 16"},
+    {"limit key 22", e_lim_key, ST "4 (limits) entry 22: unknown limit key 22"},
     {"limit key 63", e_lim_key63,
      ST "4 (limits) entry 0: unknown limit key 63"},
     {"net mode", e_net_mode, ST "5 (network): unknown network mode 2"},
@@ -1402,6 +1402,12 @@ static const struct {
     {"stdout", 0, 1ull << 40},
     {"stderr", 0, 1ull << 40},
     {"output", 0, 1ull << 40},
+    {"sigpending", 0, 4194304},
+    {"msgqueue", 0, 1ull << 30},
+    {"inotify-instances", 0, 65536},
+    {"inotify-watches", 0, 16777216},
+    {"fanotify-groups", 0, 65536},
+    {"fanotify-marks", 0, 16777216},
 };
 
 static void limit_fails(int k, uint64_t v)

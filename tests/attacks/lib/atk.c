@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fanotify.h>
 #include <linux/io_uring.h>
 #include <linux/perf_event.h>
 #include <linux/userfaultfd.h>
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
@@ -428,6 +430,71 @@ static void forkbomb(int secs)
 		waitpid(kids[i], NULL, 0);
 }
 
+/* The kernel's per-user counters (docs/spec.md 3.9): take up to n of one
+ * and keep them (until the process exits), then print "NAME COUNT WHY":
+ * how many were taken and why the next one was refused ("ok": n were). */
+static void report_held(const char *name, long count, long n)
+{
+	const char *e = strerrorname_np(errno);
+
+	printf("%s %ld %s\n", name, count, count == n ? "ok" : e ? e : "E?");
+	fflush(stdout);
+}
+
+static void hold(const char *what, long n)
+{
+	long count = 0;
+
+	errno = 0;
+	if (!strcmp(what, "inotify")) {
+		while (count < n && inotify_init1(IN_CLOEXEC) >= 0)
+			count++;
+	} else if (!strcmp(what, "fanotify")) {
+		/* the unprivileged kind (Linux 5.13) */
+		while (count < n &&
+		       syscall(SYS_fanotify_init,
+			       FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC,
+			       O_RDONLY) >= 0)
+			count++;
+	} else if (!strcmp(what, "mq")) {
+		/* POSIX message queues of the default size, unlinked at
+		 * once: their bytes stay charged while the descriptor is
+		 * open (RLIMIT_MSGQUEUE) */
+		char name[64];
+
+		for (; count < n; count++) {
+			snprintf(name, sizeof(name), "/atk-%d-%ld", getpid(),
+				 count);
+			if (syscall(SYS_mq_open, name + 1,
+				    O_RDWR | O_CREAT | O_EXCL, 0600, NULL) < 0)
+				break;
+			syscall(SYS_mq_unlink, name + 1);
+		}
+	} else if (!strcmp(what, "sigq")) {
+		/* real-time signals queued to itself, blocked
+		 * (RLIMIT_SIGPENDING) */
+		sigset_t set;
+		siginfo_t si;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGRTMIN);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		for (; count < n; count++) {
+			memset(&si, 0, sizeof(si));
+			si.si_code = SI_QUEUE;
+			si.si_pid = getpid();
+			si.si_uid = getuid();
+			if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGRTMIN,
+				    &si) < 0)
+				break;
+		}
+	} else {
+		printf("hold-%s unknown\n", what);
+		return;
+	}
+	report_held(what, count, n);
+}
+
 /* readfds: every descriptor above 2 that is open, with its first bytes. */
 static void read_fds(void)
 {
@@ -613,6 +680,10 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(c, "sleep")) { /* SECS [MARK] */
 			sleep((unsigned)atoi(a1));
+			i += 2;
+		} else if (!strcmp(c, "hold")) { /* WHAT N: inotify, fanotify,
+						    mq, sigq */
+			hold(a1, atol(a2));
 			i += 2;
 		} else if (!strcmp(c, "readfds")) {
 			read_fds();
