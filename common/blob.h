@@ -50,7 +50,9 @@ enum ward_blob_section {
 	WARD_SEC_EXPORT = 10,  /* export rules, when the policy has some
 				  (docs/spec.md part 6) */
 	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec.md part 5) */
-	WARD_SEC_KNOWN_MAX = 11
+	WARD_SEC_EXEC = 12,    /* what may run besides exec mounts' files,
+				  when the policy allows some (WARD_EXEC_*) */
+	WARD_SEC_KNOWN_MAX = 12
 };
 
 /* The network BPF section (type 11): sizes of its fixed parts, and bounds.

@@ -374,6 +374,14 @@ struct ward_export_rule {
 	uint32_t nnames;
 };
 
+/* What the sandbox may execute besides the files of its exec mounts (blob
+ * section 12; docs/spec.md 1.7.3 `memfd`, 3.4). 0, the default: nothing. */
+enum {
+	/* memfd files may be executed: vm.memfd_noexec is left as the host
+	 * has it, no memfd filter is added */
+	WARD_EXEC_MEMFD = 1u << 0
+};
+
 struct ward_policy {
 	uint32_t arch;	       /* AUDIT_ARCH_* */
 	uint32_t requirements; /* WARD_REQ_* */
@@ -392,6 +400,7 @@ struct ward_policy {
 	struct ward_rules rules;
 	const struct ward_export_rule *exports; /* one per slot at most */
 	uint32_t nexports;
+	uint32_t exec; /* WARD_EXEC_* */
 };
 
 #endif

@@ -169,6 +169,11 @@ static void diff_mounts(struct differ *d)
 	}
 	if (!order_same && d->changes.n == before)
 		change(d, "mounts", '~', "order", "A's order", "B's order");
+	bool xa = d->a->exec & WARD_EXEC_MEMFD,
+	     xb = d->b->exec & WARD_EXEC_MEMFD;
+	if (xa != xb)
+		change(d, "mounts", xb ? '+' : '-', "memfd",
+		       xa ? "exec" : "noexec", xb ? "exec" : "noexec");
 }
 
 static void diff_limits(struct differ *d)
@@ -176,20 +181,20 @@ static void diff_limits(struct differ *d)
 	struct ward_pool *p = d->pool;
 	const struct ward_limits *a = &d->a->limits, *b = &d->b->limits;
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
-		bool sa = ward_limit_is_set(a, k), sb = ward_limit_is_set(b, k);
+		/* A limit with a default is compared by what applies. */
+		uint64_t va = 0, vb = 0;
+		bool sa = ward_limit_effective(a, k, &va),
+		     sb = ward_limit_effective(b, k, &vb);
 		if (!sa && !sb)
 			continue;
 		const char *name = describe_limit_name(k);
 		const char *ta =
-		    sa ? describe_limit_value(p, k, a->value[k]) : "unlimited";
+		    sa ? describe_limit_value(p, k, va) : "unlimited";
 		const char *tb =
-		    sb ? describe_limit_value(p, k, b->value[k]) : "unlimited";
-		if (sa && sb && a->value[k] == b->value[k])
+		    sb ? describe_limit_value(p, k, vb) : "unlimited";
+		if (sa && sb && va == vb)
 			continue;
-		int wider = !sb				? 1
-			    : !sa			? -1
-			    : b->value[k] > a->value[k] ? 1
-							: -1;
+		int wider = !sb ? 1 : !sa ? -1 : vb > va ? 1 : -1;
 		change(d, "limits", (char)sign_of(wider), name, ta, tb);
 	}
 }

@@ -104,6 +104,19 @@ void ward_hardening_text(FILE *out, struct ward_pool *pool,
 	fputs("  init      shows `ward-init` as its command line, and no "
 	      "environment\n",
 	      out);
+	if (p->exec & WARD_EXEC_MEMFD)
+		fputs("  memfd     executable (`memfd exec`): what the sandbox "
+		      "writes into a memfd\n            it may run (refused if "
+		      "the host's vm.memfd_noexec is 2)\n",
+		      out);
+	else
+		fputs("  memfd     not executable: vm.memfd_noexec = 2 in the "
+		      "sandbox's pid namespace\n            (root mode); "
+		      "rootless or before Linux 6.3, a seccomp guard: "
+		      "memfd_create\n            with MFD_EXEC, and without "
+		      "MFD_NOEXEC_SEAL where the host's setting is\n"
+		      "            0, fails with EACCES\n",
+		      out);
 	text_per_user(out, pool, &p->limits);
 }
 
@@ -122,6 +135,7 @@ void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
 		doc_set_uint(pool, tm, "backstop_ms", t.backstop_ms);
 	}
 	doc_set_str(pool, s, "init_cmdline", "ward-init");
+	doc_set_bool(pool, s, "memfd_exec", p->exec & WARD_EXEC_MEMFD);
 	struct doc *pu = doc_add(s, "per_user", doc_map(pool));
 	for (size_t i = 0; i < ARRAY_LEN(per_user); i++) {
 		enum ward_limit k = per_user[i];

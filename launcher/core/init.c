@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "hardening.h"
 #include "launch.h"
+#include "memfd.h"
 #include "mounts.h"
 #include "net.h"
 #include "supervise.h"
@@ -140,6 +141,11 @@ static _Noreturn void backstop(const struct ward_launch *l)
 	_exit(WARD_EXIT_SIGNAL_BASE + SIGKILL);
 }
 
+/* Set by init's setup, read by the target (which runs in init's memory):
+ * the seccomp guard it adds when memfds could not be made non-executable
+ * by the kernel's own setting (memfd.c). */
+static int memfd_guard;
+
 static void mounts_freep(struct ward_mounts **m)
 {
 	ward_mounts_free(*m);
@@ -164,6 +170,10 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	/* What needs no id map is done while the supervisor writes them:
 	 * capabilities in the new user namespace are there from the start. */
 	if (ward_forbid_userns("/proc/sys", err) < 0)
+		return -1;
+	/* Before the credentials change: the setting is host root's. */
+	memfd_guard = ward_memfd_noexec("/proc/sys", p->exec, err);
+	if (memfd_guard < 0)
 		return -1;
 	wait_for_maps(l);
 	arm_backstop(&p->limits);
@@ -248,7 +258,8 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	if (ward_find_program(l->argv[0], ward_env_get(l->envp, "PATH"), path,
 			      sizeof(path), &err) < 0)
 		exec_failed(l, &err);
-	if (ward_set_rlimits(&p->limits, &err) < 0)
+	if (ward_set_rlimits(&p->limits, &err) < 0 ||
+	    ward_memfd_guard_install(memfd_guard, &err) < 0)
 		fail(l, &err);
 	umask(l->umask);
 	/* Last: the filter need not allow anything of the setup. */

@@ -141,6 +141,7 @@ static void assert_policy_equal(const struct ward_policy *a,
 {
 	assert_int_equal(a->arch, b->arch);
 	assert_int_equal(a->requirements, b->requirements);
+	assert_int_equal(a->exec, b->exec);
 	assert_string_equal(a->meta.policy_name, b->meta.policy_name);
 	assert_string_equal(a->meta.compiler_version, b->meta.compiler_version);
 	assert_memory_equal(a->meta.source_digest, b->meta.source_digest, 32);
@@ -1446,6 +1447,43 @@ static void test_limit_ranges(void **state)
 	}
 }
 
+/* The exec section (type 12): written only with a flag, read back, and
+ * refused with an unknown flag or with none. */
+static void test_exec_section(void **state)
+{
+	struct ward_policy p = *ward_test_policy_rich();
+	size_t len, plain_len;
+	_cleanup_free_ uint8_t *plain = write_ok(&p, &plain_len);
+	_cleanup_free_ uint8_t *buf = NULL, *bad = NULL;
+	struct ward_blob b;
+	char want[160];
+	unsigned last;
+
+	p.exec = WARD_EXEC_MEMFD;
+	buf = write_ok(&p, &len);
+	assert_int_equal(len, plain_len + 24 + 8);
+	last = ward_le16(buf + 10) - 1;
+	assert_int_equal(ward_le32(buf + DIR(last)), 12);
+	assert_int_equal(sec_len(buf, last), 8);
+	read_ok(buf, len, 0, &b);
+	assert_int_equal(b.policy.exec, WARD_EXEC_MEMFD);
+	ward_blob_release(&b);
+	round_trip(&p);
+	bad = dup_exact(buf, len);
+	ward_test_st32(bad + sec_off(bad, last), 0);
+	ward_test_blob_fix(bad, len);
+	snprintf(want, sizeof(want),
+		 "blob: section %u (exec): no exec flag set (the section is "
+		 "left out then)",
+		 last);
+	read_fails(bad, len, 0, want);
+	ward_test_st32(bad + sec_off(bad, last), 3);
+	ward_test_blob_fix(bad, len);
+	snprintf(want, sizeof(want),
+		 "blob: section %u (exec): unknown exec flags 0x2", last);
+	read_fails(bad, len, 0, want);
+}
+
 /* Only the set limits are stored. */
 static void test_limits_sparse(void **state)
 {
@@ -1493,6 +1531,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_refuse_file_contents_bound),
 	    cmocka_unit_test(test_limit_ranges),
 	    cmocka_unit_test(test_limits_sparse),
+	    cmocka_unit_test(test_exec_section),
 	};
 	size_t nf = ARRAY_LEN(fixed), np = ARRAY_LEN(pcases);
 	_cleanup_free_ struct CMUnitTest *tests = NULL;

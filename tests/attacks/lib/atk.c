@@ -495,6 +495,89 @@ static void hold(const char *what, long n)
 	report_held(what, count, n);
 }
 
+/* Run src (a static program, argv[0] of this one) as `src echo TAG`, from
+ * where the sandbox may have written it; on success the new program prints
+ * TAG and this one is gone. On failure: "TAG STEP ERRNO", and go on.
+ *
+ *   memfd KIND VIA: a memfd (KIND none: no flag; exec: MFD_EXEC; seal:
+ *     MFD_NOEXEC_SEAL) holding a copy of src, executed through the
+ *     descriptor (VIA fd: execveat AT_EMPTY_PATH) or its /proc link
+ *     (VIA proc)
+ *   file PATH VIA: a copy of src written at PATH (mode 0755), executed by
+ *     its path (VIA path) or an O_PATH descriptor of it (VIA opath) */
+static void exec_copy(const char *src, const char *tag, int fd, int via_fd,
+		      const char *path)
+{
+	char *av[] = {(char *)src, "echo", (char *)tag, NULL};
+	char *ev[] = {NULL};
+	char buf[65536], link[64];
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (in < 0) {
+		printf("%s open-src %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n)
+			break;
+	close(in);
+	if (path) { /* a file: write it, then open it as asked */
+		close(fd);
+		fd = via_fd ? open(path, O_PATH | O_CLOEXEC) : -1;
+		if (via_fd && fd < 0) {
+			printf("%s open-path %s\n", tag,
+			       strerrorname_np(errno));
+			return;
+		}
+	}
+	fflush(stdout);
+	if (via_fd) {
+		syscall(SYS_execveat, fd, "", av, ev, AT_EMPTY_PATH);
+	} else if (path) {
+		execve(path, av, ev);
+	} else {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		execve(link, av, ev);
+	}
+	printf("%s exec %s\n", tag, strerrorname_np(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void memfd_exec(const char *self, const char *kind, const char *via)
+{
+	unsigned flags = 0x01u; /* MFD_CLOEXEC */
+	char tag[64];
+	int fd;
+
+	if (!strcmp(kind, "exec"))
+		flags |= 0x10u; /* MFD_EXEC */
+	else if (!strcmp(kind, "seal"))
+		flags |= 0x08u; /* MFD_NOEXEC_SEAL */
+	snprintf(tag, sizeof(tag), "memfd-%s-%s", kind, via);
+	fd = (int)syscall(SYS_memfd_create, "atk", flags);
+	if (fd < 0) {
+		printf("%s create %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	exec_copy(self, tag, fd, !strcmp(via, "fd"), NULL);
+}
+
+static void file_exec(const char *self, const char *path, const char *via)
+{
+	char tag[300];
+	int fd;
+
+	snprintf(tag, sizeof(tag), "file-%s-%s", path, via);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0) {
+		printf("%s create %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	exec_copy(self, tag, fd, !strcmp(via, "opath"), path);
+}
+
 /* readfds: every descriptor above 2 that is open, with its first bytes. */
 static void read_fds(void)
 {
@@ -685,6 +768,15 @@ int main(int argc, char **argv)
 						    mq, sigq */
 			hold(a1, atol(a2));
 			i += 2;
+		} else if (!strcmp(c, "memfd")) { /* KIND VIA */
+			memfd_exec(argv[0], a1, a2);
+			i += 2;
+		} else if (!strcmp(c, "file")) { /* PATH VIA */
+			file_exec(argv[0], a1, a2);
+			i += 2;
+		} else if (!strcmp(c, "echo")) { /* TEXT */
+			printf("%s\n", a1);
+			i++;
 		} else if (!strcmp(c, "readfds")) {
 			read_fds();
 		} else if (!strcmp(c, "waitfile")) { /* PATH SECS */
