@@ -7,6 +7,7 @@
 #include "explain_hardening.h"
 
 #include "describe.h"
+#include "proc_mask.h"
 #include "util.h"
 
 #include <string.h>
@@ -75,6 +76,60 @@ static void text_per_user(FILE *out, struct ward_pool *pool,
 	      out);
 }
 
+static bool has_kind(const struct ward_policy *p, uint32_t kind, bool rw)
+{
+	for (uint32_t i = 0; i < p->nmounts; i++)
+		if (p->mounts[i].kind == kind &&
+		    (!rw || (p->mounts[i].flags & WARD_MNT_F_RW)))
+			return true;
+	return false;
+}
+
+/* "  label     a, b, c" wrapped at 78 columns. */
+static void text_list(FILE *out, const char *label, const char *const *v,
+		      size_t n)
+{
+	int col = fprintf(out, "  %-9s", label);
+
+	for (size_t i = 0; i < n; i++) {
+		int w = (int)strlen(v[i]) + (i + 1 < n ? 2 : 0);
+
+		if (col + 1 + w > 78) {
+			fputs("\n           ", out);
+			col = 11;
+		}
+		col += fprintf(out, " %s%s", v[i], i + 1 < n ? "," : "");
+	}
+	fputc('\n', out);
+}
+
+static void text_hidden(FILE *out, const struct ward_policy *p)
+{
+	if (has_kind(p, WARD_MNT_PROC, false)) {
+		text_list(out, "proc", ward_proc_masked_files,
+			  ARRAY_LEN(ward_proc_masked_files));
+		fputs("            read as empty files; empty directories:",
+		      out);
+		for (size_t i = 0; i < ARRAY_LEN(ward_proc_masked_dirs); i++)
+			fprintf(out, " %s%s", ward_proc_masked_dirs[i],
+				i + 1 < ARRAY_LEN(ward_proc_masked_dirs) ? ","
+									 : ";");
+		fputs("\n            read-only:", out);
+		for (size_t i = 0; i < ARRAY_LEN(ward_proc_readonly); i++)
+			fprintf(out, " %s%s", ward_proc_readonly[i],
+				i + 1 < ARRAY_LEN(ward_proc_readonly) ? ","
+								      : "\n");
+	}
+	if (has_kind(p, WARD_MNT_SLOT, false))
+		fprintf(out,
+			"  slots     read-only directories are overlays of "
+			"themselves: mountinfo shows\n            `/`, not "
+			"their host path%s\n",
+			has_kind(p, WARD_MNT_SLOT, true)
+			    ? "; writable slots still show theirs"
+			    : "");
+}
+
 void ward_hardening_text(FILE *out, struct ward_pool *pool,
 			 const struct ward_policy *p)
 {
@@ -110,13 +165,17 @@ void ward_hardening_text(FILE *out, struct ward_pool *pool,
 		      "the host's vm.memfd_noexec is 2)\n",
 		      out);
 	else
-		fputs("  memfd     not executable: vm.memfd_noexec = 2 in the "
-		      "sandbox's pid namespace\n            (root mode); "
-		      "rootless or before Linux 6.3, a seccomp guard: "
-		      "memfd_create\n            with MFD_EXEC, and without "
-		      "MFD_NOEXEC_SEAL where the host's setting is\n"
-		      "            0, fails with EACCES\n",
-		      out);
+		fputs(
+		    "  memfd     not executable: vm.memfd_noexec = 2 in the "
+		    "sandbox's pid namespace\n"
+		    "            (root mode); rootless or before Linux 6.3, a "
+		    "seccomp guard fails\n"
+		    "            memfd_create with EACCES when it asks for "
+		    "MFD_EXEC, or, where the\n"
+		    "            host's setting is 0, when it does not ask for "
+		    "MFD_NOEXEC_SEAL\n",
+		    out);
+	text_hidden(out, p);
 	text_per_user(out, pool, &p->limits);
 }
 
@@ -136,6 +195,22 @@ void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
 	}
 	doc_set_str(pool, s, "init_cmdline", "ward-init");
 	doc_set_bool(pool, s, "memfd_exec", p->exec & WARD_EXEC_MEMFD);
+	if (has_kind(p, WARD_MNT_PROC, false)) {
+		struct doc *pm = doc_add(s, "proc", doc_map(pool));
+		struct doc *l = doc_add(pm, "masked_files", doc_list(pool));
+		for (size_t i = 0; i < ARRAY_LEN(ward_proc_masked_files); i++)
+			doc_add(l, NULL,
+				doc_str(pool, ward_proc_masked_files[i]));
+		l = doc_add(pm, "masked_dirs", doc_list(pool));
+		for (size_t i = 0; i < ARRAY_LEN(ward_proc_masked_dirs); i++)
+			doc_add(l, NULL,
+				doc_str(pool, ward_proc_masked_dirs[i]));
+		l = doc_add(pm, "read_only", doc_list(pool));
+		for (size_t i = 0; i < ARRAY_LEN(ward_proc_readonly); i++)
+			doc_add(l, NULL, doc_str(pool, ward_proc_readonly[i]));
+	}
+	doc_set_str(pool, s, "mountinfo_hides",
+		    "the host paths of read-only directory slots");
 	struct doc *pu = doc_add(s, "per_user", doc_map(pool));
 	for (size_t i = 0; i < ARRAY_LEN(per_user); i++) {
 		enum ward_limit k = per_user[i];
