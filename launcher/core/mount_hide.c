@@ -23,10 +23,13 @@
  * detached mount, "/". So a read-only directory slot is mounted as an
  * overlay of a detached copy of itself over an empty directory, and
  * mountinfo shows "/ /input ro,... - overlay none ro,lowerdir+=/,
- * lowerdir+=/". A writable slot cannot be: an overlay writes into its
- * upper layer through a work directory on the same mount, which ward
- * would have to create beside the caller's directory. (Per-run file
- * systems for writable slots, issue 15, would hide them.)
+ * lowerdir+=/d". The price: the overlay caches lookups, so a name the
+ * caller adds to the host directory during the run may not appear inside
+ * (overlayfs leaves changes under a mounted overlay undefined; it never
+ * writes to a layer of a read-only overlay). A writable slot cannot be: an
+ * overlay writes into its upper layer through a work directory on the same
+ * mount, which ward would have to create beside the caller's directory.
+ * (Per-run file systems for writable slots, issue 15, would hide them.)
  */
 #include "mount_hide.h"
 
