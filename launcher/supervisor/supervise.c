@@ -29,6 +29,10 @@ static void on_message(struct ward_outcome *o, const struct ward_msg *m)
 		o->measured = true;
 		return;
 	}
+	if (m->kind == WARD_MSG_BACKSTOP) {
+		o->backstop = true;
+		return;
+	}
 	/* The first failure is the cause; later ones are its echoes. */
 	if (o->end == WARD_END_SETUP || o->end == WARD_END_EXEC)
 		return;
