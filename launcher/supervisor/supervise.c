@@ -372,7 +372,7 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
 	if (o->stop == WARD_STOP_COURIER)
 		return WARD_EXIT_REFUSED;
-	if (o->stop == WARD_STOP_OOM)
+	if (o->stop == WARD_STOP_OOM || o->backstop)
 		return WARD_EXIT_SIGNAL_BASE + SIGKILL;
 	switch (o->end) {
 	case WARD_END_STATUS:

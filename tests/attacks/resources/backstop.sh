@@ -87,6 +87,8 @@ attack() {
 	check "the sleeper was gone by 5 s (at ${gone_at:-not gone by 8000} ms)" \
 		test -n "$gone_at" -a "${gone_at:-99999}" -le 5000
 	check "ward ended once continued, with a report (status $rc)" test -s "$REP"
+	check "the report says timeout, ended by the backstop ($(jq -c '{reason, t: .peaks.timers}' "$REP" 2>/dev/null))" \
+		test "$(jq -r '.reason + " " + (.peaks.timers.ended_by_backstop | tostring)' "$REP" 2>/dev/null)" = "timeout true"
 	control "outside, the sleeper under a stopped supervisor-only timer is alive after 5 s" \
 		test -n "$stop_ctl"
 }
