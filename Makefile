@@ -116,13 +116,13 @@ $(call obj,$(UNPRIV_SRC)): INC = $(UNPRIV_INC)
 $(call obj,$(SUPERVISOR_SRC)): INC = $(SUPERVISOR_INC)
 $(call obj,$(TESTLIB_SRC) $(UNIT_SRC)): INC = $(TEST_INC)
 $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o: INC = $(LANG_INC)
-$(BUILD)/obj/gen/consts_table.o: INC = $(CHECK_INC)
+$(BUILD)/obj/gen/consts_table.o $(BUILD)/obj/gen/syscall_table.o: INC = $(CHECK_INC)
 $(BUILD)/obj/gen/syscall_names.o: INC = $(UNPRIV_INC)
 
 LANG_OBJ := $(call obj,$(LANG_SRC)) $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 CORE_OBJ := $(call obj,$(COMMON_SRC))
 LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC)) $(BUILD)/obj/gen/syscall_names.o
-COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(BUILD)/obj/gen/consts_table.o
+COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(BUILD)/obj/gen/consts_table.o $(BUILD)/obj/gen/syscall_table.o
 TESTLIB_OBJ := $(call obj,$(TESTLIB_SRC))
 
 LIBLANG := $(BUILD)/libwardlang.a
@@ -135,7 +135,7 @@ WARDC := $(BUILD)/wardc
 WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-SUITES := unit golden stdlib lint export exporter net agents e2e profiles attack
+SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
 .PHONY: all all-tests deps check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb FORCE
 .DELETE_ON_ERROR:
@@ -172,10 +172,15 @@ $(PARSER_C) $(GEN)/parser.h: lang/parser.y | $(GEN)
 $(LEXER_C) $(GEN)/lexer.h: lang/lexer.l $(GEN)/parser.h | $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
 
-# Syscall names for the run report, from the kernel headers (the launcher
-# does not link libseccomp).
-$(GEN)/syscall_names.c: tools/gen-syscall-names.sh | $(GEN)
-	CC="$(CC)" sh tools/gen-syscall-names.sh > $@.tmp && mv $@.tmp $@
+# Syscall names and numbers, from ward's copy of the kernel's tables
+# (common/syscalls.tsv): for the compiler, which names every syscall of
+# its targets whatever libseccomp knows, and for the run report (the
+# launcher does not link libseccomp).
+$(GEN)/syscall_table.c: tools/gen-syscall-table.sh common/syscalls.tsv | $(GEN)
+	sh tools/gen-syscall-table.sh common/syscalls.tsv > $@.tmp && mv $@.tmp $@
+
+$(GEN)/syscall_names.c: tools/gen-syscall-names.sh common/syscalls.tsv | $(GEN)
+	sh tools/gen-syscall-names.sh common/syscalls.tsv > $@.tmp && mv $@.tmp $@
 
 # Symbolic constants (AF_*, O_*, ...) from the system headers, at build time.
 $(GEN)/consts_table.c: tools/gen-consts.sh tools/consts.list | $(GEN)
