@@ -72,7 +72,6 @@ struct sema {
 	const struct ward_sources *src;
 	struct ward_diags *d;
 	uint32_t arch;	    /* WARD_ARCH_* */
-	uint32_t scmp_arch; /* SCMP_ARCH_* */
 	const char *arch_name;
 
 	struct ward_symtab consts; /* name -> struct sym_const */
