@@ -10,6 +10,7 @@
  */
 #include "blob_read.h"
 #include "commands.h"
+#include "consts.h"
 #include "export.h"
 #include "import.h"
 #include "util.h"
@@ -132,12 +133,39 @@ static int gen_text(void *ctx, FILE *out)
 	return fputs(ctx, out) < 0 ? -1 : 0;
 }
 
+/* --capabilities: "none", or names joined by commas ("CAP_CHOWN,CAP_KILL").
+ * Returns -1 naming the first unknown one in *bad. */
+static int parse_caps(const char *list, uint64_t *caps, const char **bad,
+		      struct ward_pool *pool)
+{
+	char *s = ward_pool_strdup(pool, list), *save = NULL;
+
+	*caps = 0;
+	if (!strcmp(list, "none"))
+		return 0;
+	for (char *w = strtok_r(s, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		int nr = ward_cap_lookup(w);
+		if (nr < 0 || nr >= 64) {
+			*bad = w;
+			return -1;
+		}
+		*caps |= 1ull << nr;
+	}
+	if (!*caps) {
+		*bad = list;
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_import(struct wardc_args *a)
 {
 	const char *path;
 	struct ward_pool *pool;
 	struct ward_notes warnings;
 	struct ward_import_opts o;
+	const char *bad = NULL;
 	ward_err err = {0};
 	size_t len = 0;
 	int rc;
@@ -159,6 +187,15 @@ int cmd_import(struct wardc_args *a)
 				      .source = path,
 				      .incdirs = a->opts.incdirs,
 				      .nincdirs = a->opts.nincdirs};
+	if (a->capabilities &&
+	    parse_caps(a->capabilities, &o.caps, &bad, pool) < 0) {
+		fprintf(stderr,
+			"wardc import: --capabilities: `%s` is not a "
+			"capability (CAP_CHOWN,CAP_KILL..., or none)\n",
+			bad);
+		ward_pool_free(pool);
+		return WARDC_USAGE;
+	}
 	_cleanup_free_ char *text = NULL;
 	rc = ward_import_docker((const char *)data, len, &o, &text, &warnings,
 				&err);

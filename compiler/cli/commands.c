@@ -81,6 +81,8 @@ static const struct wardc_option export_options[] = {
 
 static const struct wardc_option import_options[] = {
     {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    {"--capabilities", NULL, "LIST", OPT_CAPABILITIES,
+     "the capabilities the container keeps: CAP_A,CAP_B (default: none)"},
     END,
 };
 

@@ -118,6 +118,12 @@ struct ward_notes {
 void ward_note(struct ward_notes *n, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A note naming the syscalls of x that the libseccomp wardc links has no
+ * name for on arch: a runtime linked with it skips their entries. */
+void ward_xseccomp_runtime_notes(struct ward_pool *p,
+				 const struct ward_xseccomp *x, uint32_t arch,
+				 struct ward_notes *notes);
+
 /* One note per rule and host of an egress allow-list, saying `instead`. */
 void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 		    struct ward_notes *notes, const char *instead);

@@ -92,8 +92,9 @@ static struct doc *profile_doc(struct ward_pool *p,
 		e = ward_errno_name((int)dflt.errno_nr);
 		ward_note(notes,
 			  "seccomp: SeccompProfile has no defaultErrnoRet: "
-			  "every syscall this compiler knows gets errno %s by "
-			  "name, and syscalls newer than it get EPERM",
+			  "every syscall of ward's table (the kernel's, "
+			  "common/syscalls.tsv) gets errno %s by name, and "
+			  "syscalls newer than it get EPERM",
 			  e ? e : ward_pool_printf(p, "%u", dflt.errno_nr));
 	}
 	if (ward_export_seccomp(p, &pol->rules, pol->arch, base, &x, err) < 0 ||
@@ -105,6 +106,7 @@ static struct doc *profile_doc(struct ward_pool *p,
 	meta = doc_add(d, "metadata", doc_map(p));
 	doc_set_str(p, meta, "name", name);
 	doc_add(d, "spec", ward_xseccomp_doc(p, &x, pol->arch, false));
+	ward_xseccomp_runtime_notes(p, &x, pol->arch, notes);
 	ward_note(notes,
 		  "seccomp: other architectures and the x32 ABI get the "
 		  "runtime's bad-architecture action (the thread is killed) "

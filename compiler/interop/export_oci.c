@@ -422,6 +422,7 @@ struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
 	doc_add(lx, "resources", resources_doc(p, pol, notes));
 	doc_add(lx, "seccomp", ward_xseccomp_doc(p, &x, pol->arch, true));
 
+	ward_xseccomp_runtime_notes(p, &x, pol->arch, notes);
 	ward_note(notes,
 		  "seccomp: other architectures and the x32 ABI get the "
 		  "runtime's bad-architecture action (libseccomp's "

@@ -36,6 +36,7 @@
 #include "driver.h"
 #include "export.h"
 #include "policy.h"
+#include "syscalls.h"
 #include "tests/oracle/bpf_interp.h"
 #include "tests/oracle/random_rules.h"
 #include "tests/oracle/rules_eval.h"
@@ -119,8 +120,9 @@ static struct entry_index *index_entries(const struct ward_xseccomp *x,
 	assert_non_null(ix);
 	for (size_t i = 0; i < x->nentries; i++)
 		for (uint32_t k = 0; k < x->entries[i].nnames; k++) {
-			int nr = seccomp_syscall_resolve_name_arch(
-			    arch, x->entries[i].names[k]);
+			/* ward's table: the export names syscalls that
+			 * libseccomp 2.5.4 has no name for */
+			int nr = ward_sys_nr(arch, x->entries[i].names[k]);
 			assert_true(nr >= 0 && nr < 1024);
 			ix->ids[nr] = realloc(ix->ids[nr],
 					      (ix->n[nr] + 1) * sizeof(size_t));
@@ -209,7 +211,10 @@ static void runtime_build(const struct ward_xseccomp *x, int fd)
 			    e->cmps[k].arg, scmp_op(e->cmps[k].op),
 			    e->cmps[k].value, e->cmps[k].value_two};
 		for (uint32_t k = 0; k < e->nnames; k++) {
+			/* runtimes skip the names their libseccomp lacks */
 			int nr = seccomp_syscall_resolve_name(e->names[k]);
+			if (nr == __NR_SCMP_ERROR)
+				continue;
 			if (nr < 0 || seccomp_rule_add_array(ctx, act, nr,
 							     e->ncmps, c) < 0)
 				_exit(3);
@@ -340,7 +345,9 @@ static void check(struct checker *c, int32_t nr, const char *name,
 				(unsigned long long)args[2], got, want);
 		c->direct++;
 	}
-	if (c->prog) {
+	/* a runtime skips the entries of syscalls its libseccomp cannot
+	 * name (docs/export.md): they get the default there */
+	if (c->prog && seccomp_syscall_resolve_name_arch(c->arch, name) >= 0) {
 		got = run(c->prog, c->nprog, AUDIT_ARCH_X86_64, nr, args);
 		if (got != want) {
 			if (c->runtime < 3)
@@ -361,7 +368,7 @@ static void check_all(struct checker *c, uint64_t *rng)
 {
 	uint64_t args[6] = {0};
 	for (int32_t nr = 0; nr < 512; nr++) {
-		char *name = seccomp_syscall_resolve_num_arch(c->arch, nr);
+		const char *name = ward_sys_name(c->arch, nr);
 		if (!name)
 			continue;
 		memset(args, 0, sizeof(args));
@@ -369,7 +376,6 @@ static void check_all(struct checker *c, uint64_t *rng)
 		for (unsigned a = 0; a < 6; a++)
 			args[a] = rr_next(rng);
 		check(c, nr, name, args);
-		free(name);
 	}
 	for (uint32_t i = 0; i < c->r->nsyscalls; i++) {
 		const struct ward_syscall_rule *sc = &c->r->syscalls[i];
