@@ -53,6 +53,7 @@ struct export_ctx {
 	const struct ward_policy *pol;
 	struct ward_notes notes;
 	const char *format;
+	enum ward_spo_layout layout;
 	ward_err err;
 };
 
@@ -62,8 +63,8 @@ static int gen_export(void *ctx, FILE *out)
 	struct doc *d;
 
 	if (!strcmp(x->format, "k8s"))
-		return ward_export_k8s(x->pool, x->pol, &x->notes, out,
-				       &x->err);
+		return ward_export_k8s(x->pool, x->pol, x->layout, &x->notes,
+				       out, &x->err);
 	d = ward_export_oci(x->pool, x->pol, &x->notes, &x->err);
 	if (!d)
 		return -1;
@@ -91,11 +92,23 @@ int cmd_export(struct wardc_args *a)
 			"wardc export: give --format oci or --format k8s\n");
 		return WARDC_USAGE;
 	}
+	x = (struct export_ctx){.format = fmt, .layout = WARD_SPO_CLUSTER};
+	if (a->spo_layout && !strcmp(a->spo_layout, "namespaced"))
+		x.layout = WARD_SPO_NAMESPACED;
+	else if (a->spo_layout && strcmp(a->spo_layout, "cluster")) {
+		fprintf(stderr, "wardc export: --spo-layout takes cluster or "
+				"namespaced\n");
+		return WARDC_USAGE;
+	}
+	if (a->spo_layout && strcmp(fmt, "k8s")) {
+		fprintf(stderr, "wardc export: --spo-layout is for --format "
+				"k8s\n");
+		return WARDC_USAGE;
+	}
 	_cleanup_free_ uint8_t *buf = NULL;
 	rc = ward_driver_blob(a->files[0], &a->opts, &buf, &len);
 	if (rc != WARDC_OK)
 		return rc;
-	x = (struct export_ctx){.format = fmt};
 	if (ward_blob_read(buf, len, 0, &blob, &x.err) < 0) {
 		fprintf(stderr, "wardc: %s: %s\n", a->files[0],
 			ward_err_str(&x.err, msg, sizeof(msg)));

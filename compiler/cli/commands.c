@@ -76,6 +76,8 @@ static const struct wardc_option lint_options[] = {
 static const struct wardc_option export_options[] = {
     {"--format", NULL, "oci|k8s", OPT_FORMAT, "the format to write"},
     {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    {"--spo-layout", NULL, "cluster|namespaced", OPT_SPO_LAYOUT,
+     "k8s: the operator's profile layout (default: cluster, API v1)"},
     END,
 };
 

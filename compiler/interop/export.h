@@ -133,13 +133,30 @@ void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 void ward_export_rule_notes(const struct ward_policy *pol,
 			    struct ward_notes *notes);
 
+/* Make x fit the Security Profiles Operator's CRD, whose comparison
+ * values are below 2^63 (export_spo.c); notes what it cannot say exactly,
+ * fails on what it cannot say at all. */
+int ward_xseccomp_spo(struct ward_pool *p, struct ward_xseccomp *x,
+		      struct ward_notes *notes, ward_err *err);
+
 /* The config.json of policy (root.path "rootfs", process.args empty: the
  * caller's). Returns NULL with err filled. */
 struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
 			    struct ward_notes *notes, ward_err *err);
 
+/* Where the Security Profiles Operator keeps a SeccompProfile. */
+enum ward_spo_layout {
+	/* v0.9.0 and later: cluster-scoped, security-profiles-operator
+	 * .x-k8s.io/v1, installed on each node as operator/NAME.json */
+	WARD_SPO_CLUSTER,
+	/* before v0.9.0: namespaced, v1beta1, operator/NAMESPACE/NAME.json
+	 * (written for the namespace `default`) */
+	WARD_SPO_NAMESPACED,
+};
+
 /* The Kubernetes documents of policy, printed to out as YAML. */
 int ward_export_k8s(struct ward_pool *p, const struct ward_policy *pol,
-		    struct ward_notes *notes, FILE *out, ward_err *err);
+		    enum ward_spo_layout layout, struct ward_notes *notes,
+		    FILE *out, ward_err *err);
 
 #endif

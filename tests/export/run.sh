@@ -81,6 +81,28 @@ expect import 0 "$WARDC" import tests/export/default-deny.json \
 	"$WARDC" check "$tmp/imported.ward" 2>/dev/null &&
 	pass import
 
+# The SeccompProfile of every stdlib profile (and the sample) against the
+# Security Profiles Operator's CRD, in both layouts
+for layout in cluster namespaced; do
+	mkdir -p "$tmp/spo-$layout"
+	for p in stdlib-policies/*.ward tests/export/sample.ward; do
+		grep -q '^policy ' "$p" || continue
+		"$WARDC" export --format k8s --spo-layout "$layout" "$p" \
+			-o "$tmp/spo-$layout/$(basename "$p" .ward).yaml" 2>/dev/null ||
+			fail "spo-$layout/$p" "wardc export failed"
+	done
+	python3 tests/export/validate_spo.py \
+		tests/export/upstream/spo-seccompprofile-crd.yaml "$layout" \
+		"$tmp/spo-$layout"/*.yaml >"$tmp/spo.out" 2>&1
+	rc=$?
+	sed 's/^\(PASS\|FAIL\) /\1 export\//' "$tmp/spo.out"
+	[ "$rc" -eq 0 ] || failed=1
+done
+expect spo-layout-bad 2 "$WARDC" export --format k8s --spo-layout v1beta1 \
+	tests/export/sample.ward &&
+	grep -qx 'wardc export: --spo-layout takes cluster or namespaced' \
+		"$tmp/err" && pass spo-layout-bad
+
 # Docker's and Podman's default profiles: what the imported policies give
 # each syscall, for no capabilities and for the runtime's default set, on
 # both targets, against the profiles read on their own (the newest

@@ -743,6 +743,83 @@ static void test_random(void **state)
 	assert_true(runtime_hangs < RANDOM_TABLES / 50);
 }
 
+/* The operator's CRD (values below 2^63): random tables exported, made to
+ * fit (ward_xseccomp_spo), and read directly with argument vectors whose
+ * bit 63 is clear, where the entries must still answer as the rules do
+ * and never overlap; no value of 2^63 or more is left. */
+static void test_random_spo(void **state)
+{
+	int32_t pool[32];
+	uint32_t npool = 0;
+	for (int32_t nr = 0; nr < 100 && npool < ARRAY_LEN(pool); nr++)
+		if (ward_sys_name(WARD_ARCH_X86_64, nr))
+			pool[npool++] = nr;
+	const struct rr_params params = {.pool = pool,
+					 .npool = npool,
+					 .max_syscalls = 3,
+					 .max_conds = 3,
+					 .max_cmps = 2};
+	uint64_t rng = 63;
+	unsigned checked = 0, refused = 0, widened = 0;
+	for (uint32_t t = 0; t < RANDOM_TABLES / 2; t++) {
+		struct ward_rules r;
+		struct ward_pool *p = ward_pool_new();
+		struct ward_notes notes = {.pool = p};
+		struct ward_xseccomp x;
+		ward_err err = {0};
+		assert_int_equal(rr_generate(&rng, &params, &r), 0);
+		name_syscalls(&r, WARD_ARCH_X86_64);
+		if (ward_export_seccomp(p, &r, WARD_ARCH_X86_64,
+					r.default_action, &x, &err) < 0 ||
+		    ward_xseccomp_spo(p, &x, &notes, &err) < 0) {
+			/* too big, or a value of the rules above 2^63 */
+			refused++;
+			ward_pool_free(p);
+			rr_free(&r);
+			continue;
+		}
+		widened += notes.n > 0;
+		for (size_t i = 0; i < x.nentries; i++)
+			for (uint8_t k = 0; k < x.entries[i].ncmps; k++) {
+				const struct ward_xcmp *c =
+				    &x.entries[i].cmps[k];
+				assert_true(c->value < (1ull << 63));
+				assert_true(c->value_two < (1ull << 63));
+			}
+		struct entry_index *ix = index_entries(&x, WARD_ARCH_X86_64);
+		for (uint32_t i = 0; i < r.nsyscalls; i++) {
+			const struct ward_syscall_rule *sc = &r.syscalls[i];
+			uint64_t vals[6][MAX_VALS], args[6];
+			uint32_t nvals[6];
+			for (unsigned a = 0; a < 6; a++)
+				nvals[a] = arg_values(sc, a, vals[a]);
+			for (unsigned v = 0; v < VECTORS; v++) {
+				unsigned matches;
+				for (unsigned a = 0; a < 6; a++)
+					args[a] =
+					    vals[a][rr_below(&rng, nvals[a])] &
+					    ~(1ull << 63);
+				uint32_t want = rules_eval(&r, sc->nr, args);
+				if (want == SECCOMP_RET_USER_NOTIF)
+					want = SECCOMP_RET_KILL_PROCESS;
+				uint32_t got = read_entries(&x, ix, sc->nr,
+							    args, &matches);
+				if (got != want || matches > 1)
+					rr_print(stderr, &r);
+				assert_int_equal(got, want);
+				assert_true(matches <= 1);
+				checked++;
+			}
+		}
+		free_index(ix);
+		ward_pool_free(p);
+		rr_free(&r);
+	}
+	assert_true(refused < RANDOM_TABLES / 4);
+	assert_true(widened > 0);
+	assert_true(checked > RANDOM_TABLES * VECTORS / 4);
+}
+
 /* Conditions on one argument keep <=, >= and != (readable): random tables
  * whose comparisons all test argument 1, through libseccomp. */
 static void test_random_one_argument(void **state)
@@ -951,7 +1028,8 @@ static void test_k8s_golden(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	assert_int_equal(ward_export_k8s(p, &c.blob.policy, &notes, f, &err),
+	assert_int_equal(ward_export_k8s(p, &c.blob.policy, WARD_SPO_CLUSTER,
+					 &notes, f, &err),
 			 0);
 	fclose(f);
 	compare_golden("tests/export/sample.k8s.yaml", text);
@@ -972,7 +1050,8 @@ static void test_net(void **state)
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
-	assert_int_equal(ward_export_k8s(p, &c.blob.policy, &notes, f, &err),
+	assert_int_equal(ward_export_k8s(p, &c.blob.policy, WARD_SPO_CLUSTER,
+					 &notes, f, &err),
 			 0);
 	fclose(f);
 	const char *netpol = strstr(text, "kind: \"NetworkPolicy\"");
@@ -1023,6 +1102,7 @@ int main(void)
 	    cmocka_unit_test(test_other_base),
 	    cmocka_unit_test(test_overlap),
 	    cmocka_unit_test(test_random),
+	    cmocka_unit_test(test_random_spo),
 	    cmocka_unit_test(test_random_one_argument),
 	    cmocka_unit_test(test_random_aarch64),
 	    cmocka_unit_test(test_other_abis),
