@@ -137,7 +137,7 @@ UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
 .PHONY: all all-tests deps check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
-	bench format lint-c clean install uninstall man tcb FORCE
+	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:
 
 all: $(WARDC) $(WARD)
@@ -161,6 +161,14 @@ deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && \
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "deps: all present"; fi
+
+# Sarif.Multitool (Microsoft's SARIF validator, from the npm registry) for
+# the lint suite's SARIF checks; optional: without it they print SKIP.
+SARIF_MULTITOOL_VERSION := 5.7.0
+sarif-multitool:
+	npm install --prefix build/npm --no-audit --no-fund --silent \
+		@microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION)
+	chmod u+x build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
 
 # ---------------------------------------------------------------- generated
 $(GEN):
