@@ -149,7 +149,7 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	iproute2 util-linux procps python3 python3-yaml jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
-	crun nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
+	crun runc nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
 	debootstrap
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \

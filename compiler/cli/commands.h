@@ -27,6 +27,7 @@ struct wardc_args {
 	const char *capabilities; /* import --capabilities LIST */
 	const char *bundle;	  /* export --bundle DIR */
 	const char *spo_layout;	  /* export --spo-layout cluster|namespaced */
+	bool runtime_init;	  /* export --allow-runtime-init */
 	const char **slots;	  /* export --slot NAME=PATH, repeated */
 	size_t nslots;
 	bool has_dashdash; /* files[dashdash..] came after `--` */
@@ -57,6 +58,7 @@ enum wardc_opt_id {
 	OPT_BUNDLE,
 	OPT_SLOT,
 	OPT_SPO_LAYOUT,
+	OPT_RUNTIME_INIT,
 };
 
 struct wardc_option {

@@ -115,7 +115,7 @@ static struct doc *profile_doc(struct ward_pool *p,
 			  e ? e : ward_pool_printf(p, "%u", dflt.errno_nr));
 	}
 	if (ward_export_seccomp(p, &pol->rules, pol->arch, base, &x, err) < 0 ||
-	    ward_xseccomp_spo(p, &x, notes, err) < 0 ||
+	    ward_xseccomp_int63(p, &x, notes, err) < 0 ||
 	    ward_xseccomp_check(&x, pol->arch, err) < 0)
 		return NULL;
 	d = doc_map(p);

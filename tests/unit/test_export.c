@@ -771,7 +771,7 @@ static void test_random_spo(void **state)
 		name_syscalls(&r, WARD_ARCH_X86_64);
 		if (ward_export_seccomp(p, &r, WARD_ARCH_X86_64,
 					r.default_action, &x, &err) < 0 ||
-		    ward_xseccomp_spo(p, &x, &notes, &err) < 0) {
+		    ward_xseccomp_int63(p, &x, &notes, &err) < 0) {
 			/* too big, or a value of the rules above 2^63 */
 			refused++;
 			ward_pool_free(p);
@@ -1001,7 +1001,7 @@ static void test_oci_golden(void **state)
 	struct ward_pool *p = ward_pool_new();
 	struct ward_notes notes = {.pool = p};
 	ward_err err = {0};
-	struct doc *d = ward_export_oci(p, &c.blob.policy, &notes, &err);
+	struct doc *d = ward_export_oci(p, &c.blob.policy, NULL, &notes, &err);
 	assert_non_null(d);
 	char *text = NULL;
 	size_t len = 0;
@@ -1082,7 +1082,7 @@ static void test_net(void **state)
 
 	p = ward_pool_new();
 	notes = (struct ward_notes){.pool = p};
-	assert_non_null(ward_export_oci(p, &c.blob.policy, &notes, &err));
+	assert_non_null(ward_export_oci(p, &c.blob.policy, NULL, &notes, &err));
 	unsigned net = 0;
 	for (size_t i = 0; i < notes.n; i++)
 		net += !strncmp(notes.items[i], "net: ", 5);

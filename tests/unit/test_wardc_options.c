@@ -27,14 +27,14 @@ static const struct {
     {"constants", ""},
     {"args", ""},
     {"lint", "--format --list-rules --threshold -o"},
-    {"export", "--format --spo-layout -o"},
+    {"export", "--allow-runtime-init --bundle --format --slot --spo-layout -o"},
     {"import", "--capabilities -o"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
-    "--bpf --capabilities --check --format --list-rules --queue --retries "
-    "--spo-layout --threshold -o -w";
+    "--allow-runtime-init --bpf --bundle --capabilities --check --format "
+    "--list-rules --queue --retries --slot --spo-layout --threshold -o -w";
 
 static bool has_word(const char *list, const char *w)
 {

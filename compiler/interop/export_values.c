@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * export_spo.c: the seccomp entries as the Security Profiles Operator's
- * CRD can hold them (export.h, ward_xseccomp_spo).
- *
- * The operator's SeccompProfile schema (security-profiles-operator.x-k8s.io
- * v1 and v1beta1) declares every comparison value `format: int64` with
- * `minimum: 0`: the API server refuses a value of 2^63 or more, so no
- * comparison can test bit 63 of an argument. The regions of
+ * export_values.c: the seccomp entries with comparison values below 2^63
+ * (export.h, ward_xseccomp_int63), what both consumers can read:
+ *   - the Security Profiles Operator's SeccompProfile schema (v1 and
+ *     v1beta1) declares every value `format: int64` with `minimum: 0`, and
+ *     the API server refuses 2^63 or more;
+ *   - crun 1.8 reads config.json with yajl, which takes a number above
+ *     2^63 - 1 for a double and refuses it for a uint64 ("Numerical result
+ *     out of range").
+ * So no comparison can test bit 63 of an argument. The regions of
  * export_seccomp.c test it wherever a range or a `!=` is cut into masks of
  * the high bits. Here:
  *   - "bit 63 set, the rest anything" (a mask of bit 63 alone) is the
@@ -45,8 +47,8 @@ static const char *add_names(struct ward_pool *p, const char *s,
 	return s;
 }
 
-int ward_xseccomp_spo(struct ward_pool *p, struct ward_xseccomp *x,
-		      struct ward_notes *notes, ward_err *err)
+int ward_xseccomp_int63(struct ward_pool *p, struct ward_xseccomp *x,
+			struct ward_notes *notes, ward_err *err)
 {
 	const char *widened = NULL;
 
@@ -71,9 +73,9 @@ int ward_xseccomp_spo(struct ward_pool *p, struct ward_xseccomp *x,
 			if (c->value >= BIT63 || c->value_two >= BIT63)
 				return ward_fail(
 				    err, 0,
-				    "export: k8s: `%s` compares argument %u "
-				    "with %s 0x%llx, which the operator's "
-				    "CRD cannot hold (values below 2^63)",
+				    "export: `%s` compares argument %u with "
+				    "%s 0x%llx: the formats hold values below "
+				    "2^63 (the operator's CRD, crun's JSON)",
 				    e->nnames ? e->names[0] : "?", c->arg,
 				    ward_xop_name(c->op),
 				    (unsigned long long)(c->value >= BIT63
@@ -82,13 +84,13 @@ int ward_xseccomp_spo(struct ward_pool *p, struct ward_xseccomp *x,
 		}
 	}
 	if (widened)
-		ward_note(
-		    notes,
-		    "seccomp: the operator's CRD holds values below 2^63, "
-		    "so no comparison tests bit 63 of an argument: for "
-		    "%s, a call whose compared argument has bit 63 set "
-		    "may get the action of the same call with it clear "
-		    "(ward's filter compares all 64 bits)",
-		    widened);
+		ward_note(notes,
+			  "seccomp: comparison values are below 2^63 (what the "
+			  "operator's CRD and crun's JSON reader take), so no "
+			  "comparison tests bit 63 of an argument: for %s, a "
+			  "call whose compared argument has bit 63 set may get "
+			  "the action of the same call with it clear (ward's "
+			  "filter compares all 64 bits)",
+			  widened);
 	return 0;
 }
