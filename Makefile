@@ -174,10 +174,10 @@ sarif-multitool:
 $(GEN):
 	@mkdir -p $@
 
-$(PARSER_C) $(GEN)/parser.h: lang/parser.y | $(GEN)
+$(PARSER_C) $(GEN)/parser.h &: lang/parser.y | $(GEN)
 	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(PARSER_C) $<
 
-$(LEXER_C) $(GEN)/lexer.h: lang/lexer.l $(GEN)/parser.h | $(GEN)
+$(LEXER_C) $(GEN)/lexer.h &: lang/lexer.l $(GEN)/parser.h | $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
 
 # Syscall names and numbers, from ward's copy of the kernel's tables
