@@ -128,6 +128,12 @@ void ward_xseccomp_runtime_notes(struct ward_pool *p,
 void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 		    struct ward_notes *notes, const char *instead);
 
+/* The notes of what the launcher sets that neither format can: the
+ * sandbox's user namespace limits (inotify, fanotify) and `memfd
+ * noexec`. */
+void ward_userns_notes(struct ward_pool *p, const struct ward_policy *pol,
+		       struct ward_notes *notes);
+
 /* One note per export rule (the output channel of docs/spec.md part 6),
  * which neither format has. */
 void ward_export_rule_notes(const struct ward_policy *pol,

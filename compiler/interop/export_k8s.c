@@ -266,6 +266,8 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 	    {WARD_LIM_STACK, "no rlimits in a Pod"},
 	    {WARD_LIM_MEMLOCK, "no rlimits in a Pod"},
 	    {WARD_LIM_CORE, "no rlimits in a Pod"},
+	    {WARD_LIM_SIGPENDING, "no rlimits in a Pod"},
+	    {WARD_LIM_MSGQUEUE, "no rlimits in a Pod"},
 	    {WARD_LIM_STDOUT, "log rotation is not a cap"},
 	    {WARD_LIM_STDERR, "log rotation is not a cap"},
 	    {WARD_LIM_OUTPUT, "log rotation is not a cap"},
@@ -278,6 +280,7 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 				  describe_limit_value(p, lost[i].k,
 						       l->value[lost[i].k]),
 				  lost[i].why);
+	ward_userns_notes(p, pol, notes);
 	if (ward_limit_is_set(l, WARD_LIM_WALL))
 		ward_note(notes,
 			  "limits: `wall` is activeDeadlineSeconds, counted "

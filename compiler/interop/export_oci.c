@@ -127,6 +127,9 @@ static struct doc *process_doc(struct ward_pool *p,
 	    {WARD_LIM_FILESIZE, "RLIMIT_FSIZE"},
 	    {WARD_LIM_STACK, "RLIMIT_STACK"},
 	    {WARD_LIM_MEMLOCK, "RLIMIT_MEMLOCK"},
+	    {WARD_LIM_CORE, "RLIMIT_CORE"},
+	    {WARD_LIM_SIGPENDING, "RLIMIT_SIGPENDING"},
+	    {WARD_LIM_MSGQUEUE, "RLIMIT_MSGQUEUE"},
 	};
 
 	doc_set_bool(p, proc, "terminal", false);
@@ -160,16 +163,16 @@ static struct doc *process_doc(struct ward_pool *p,
 
 	rlimits = doc_add(proc, "rlimits", doc_list(p));
 	l = &pol->limits;
-	for (size_t i = 0; i < ARRAY_LEN(rl); i++)
-		if (ward_limit_is_set(l, rl[i].k))
-			add_rlimit(p, rlimits, rl[i].type, l->value[rl[i].k]);
+	/* the policy's values, else the launcher's defaults (core 0, memlock
+	 * 8M, sigpending 1024, msgqueue 256K: policy.h) */
+	for (size_t i = 0; i < ARRAY_LEN(rl); i++) {
+		uint64_t v;
+		if (ward_limit_effective(l, rl[i].k, &v))
+			add_rlimit(p, rlimits, rl[i].type, v);
+	}
 	if (ward_limit_is_set(l, WARD_LIM_CPUTIME))
 		add_rlimit(p, rlimits, "RLIMIT_CPU",
 			   (l->value[WARD_LIM_CPUTIME] + 999) / 1000);
-	/* the launcher sets no core dumps unless the policy says */
-	add_rlimit(p, rlimits, "RLIMIT_CORE",
-		   ward_limit_is_set(l, WARD_LIM_CORE) ? l->value[WARD_LIM_CORE]
-						       : 0);
 	doc_set_bool(p, proc, "noNewPrivileges", true);
 	return proc;
 }
@@ -468,6 +471,37 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 				  describe_limit_name(caller[i]),
 				  describe_limit_value(p, caller[i],
 						       l->value[caller[i]]));
+	ward_userns_notes(p, pol, notes);
+}
+
+void ward_userns_notes(struct ward_pool *p, const struct ward_policy *pol,
+		       struct ward_notes *notes)
+{
+	/* limits of the sandbox's user namespace, which the launcher always
+	 * sets (policy.h: the policy's, else its defaults) */
+	static const enum ward_limit userns[] = {
+	    WARD_LIM_INOTIFY_INSTANCES, WARD_LIM_INOTIFY_WATCHES,
+	    WARD_LIM_FANOTIFY_GROUPS, WARD_LIM_FANOTIFY_MARKS};
+	const struct ward_limits *l = &pol->limits;
+
+	for (size_t i = 0; i < ARRAY_LEN(userns); i++) {
+		uint64_t v;
+		if (ward_limit_effective(l, userns[i], &v))
+			ward_note(notes,
+				  "limits: `%s %s`: a limit of the sandbox's "
+				  "user namespace, which runtimes do not set: "
+				  "the container takes from its host user's "
+				  "count",
+				  describe_limit_name(userns[i]),
+				  describe_limit_value(p, userns[i], v));
+	}
+	if (!(pol->exec & WARD_EXEC_MEMFD))
+		ward_note(notes,
+			  "exec: `memfd noexec` (the default): ward makes "
+			  "memfds non-executable (vm.memfd_noexec = 2 in the "
+			  "sandbox's pid namespace, or a seccomp guard); "
+			  "runtimes do not, so a memfd the program writes can "
+			  "be executed");
 }
 
 void ward_export_rule_notes(const struct ward_policy *pol,
