@@ -230,8 +230,8 @@ class Ward:
                queue: str = "12s") -> Budget:
         """The worst-case time of a task with `retries` corrections and
         `queue` of waiting and start-up (a duration, "12s", "500ms"), as
-        `wardc explain` computes it: 132 s for the python profile's 30 s,
-        3 retries and 12 s."""
+        `wardc explain` computes it: for the seeds' example (wall 30 s, no
+        grace, 3 retries, 12 s) 132 s."""
         return Budget.from_explain(self.explain(blob, retries, queue)["budget"])
 
     def start(self, blob: str, digest: str, files: Mapping[str, bytes],
