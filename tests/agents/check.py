@@ -24,6 +24,17 @@ ward = wc.Ward(os.path.join(top, build, "ward"), os.path.join(top, build, "wardc
 failed = 0
 
 
+def run_self_test(argv, cwd, env):
+    """The client's self-test: the process, its JSON, its attempts."""
+    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True,
+                          timeout=300)
+    try:
+        out = json.loads(proc.stdout)
+    except ValueError:
+        out = {}
+    return proc, out, out.get("attempts") or [{}]
+
+
 def check(name, cond, detail=""):
     global failed
     if cond:
@@ -155,13 +166,7 @@ with tempfile.TemporaryDirectory(prefix="ward-agents-") as tmp:
 
     def self_test(name, argv, path, cwd, want_profile=profile, extra_env=None):
         e = dict(env, PATH=path, **(extra_env or {}))
-        proc = subprocess.run(["python3", *argv], cwd=cwd, env=e,
-                              capture_output=True, timeout=300)
-        try:
-            out = json.loads(proc.stdout)
-        except ValueError:
-            out = {}
-        attempts = out.get("attempts") or [{}]
+        proc, out, attempts = run_self_test(["python3", *argv], cwd, e)
         check(name, proc.returncode == 0 and
               out.get("profile") == want_profile and
               out.get("profile_digest") == want_digest and
@@ -233,14 +238,8 @@ with tempfile.TemporaryDirectory(prefix="ward-agents-venv-") as tmp:
                       ("installed/module",
                        [os.path.join(venv, "bin", "python"), "-m",
                         "ward_client"])):
-        proc = subprocess.run(cmd + ["--self-test", "--profile", "python"],
-                              cwd=tmp, env=env, capture_output=True,
-                              timeout=300)
-        try:
-            out = json.loads(proc.stdout)
-        except ValueError:
-            out = {}
-        attempts = out.get("attempts") or [{}]
+        proc, out, attempts = run_self_test(
+            cmd + ["--self-test", "--profile", "python"], tmp, env)
         check(name, proc.returncode == 0 and
               out.get("profile") == profile and
               out.get("budget_s") == python_budget and
