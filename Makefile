@@ -136,7 +136,7 @@ WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
-.PHONY: all all-tests deps check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
+.PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:
 
@@ -165,10 +165,30 @@ deps:
 # Sarif.Multitool (Microsoft's SARIF validator, from the npm registry) for
 # the lint suite's SARIF checks; optional: without it they print SKIP.
 SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL_BIN := build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
 sarif-multitool:
 	npm install --prefix build/npm --no-audit --no-fund --silent \
 		@microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION)
-	chmod u+x build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+	chmod u+x $(SARIF_MULTITOOL_BIN)
+
+# What `check` adds to `deps` (CI runs `make deps check` on a clean
+# machine): npm and Sarif.Multitool, a .NET program that loads libicu72.
+# Not in `deps`, the README's first command, whose only network is the
+# Debian mirror (tests/fresh). npm: Debian's is a package of its own;
+# NodeSource's nodejs carries one and conflicts with it, so it is asked
+# for only when there is none. Failing here only makes the lint suite's
+# Sarif.Multitool checks SKIP, which it says.
+deps-sarif:
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	dpkg-query -W -f='$${Status}\n' libicu72 2>/dev/null | grep -q '^install ok installed$$' || \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libicu72 >/dev/null || true; \
+	command -v npm >/dev/null 2>&1 || \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null || true; \
+	if [ ! -x $(SARIF_MULTITOOL_BIN) ]; then \
+		echo "deps-sarif: installing Sarif.Multitool $(SARIF_MULTITOOL_VERSION) (npm)"; \
+		$(MAKE) --no-print-directory sarif-multitool || \
+			echo "deps-sarif: Sarif.Multitool not installed: the lint suite's checks with it SKIP"; \
+	fi
 
 # ---------------------------------------------------------------- generated
 $(GEN):
@@ -235,7 +255,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBTEST) $(LIBCOMPILER) $(LIBLAU
 # ---------------------------------------------------------------- tests
 # check: the sanitizer tree, every suite. The closing line counts suites'
 # results as "N passed, N failed".
-check:
+check: deps-sarif
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 all-tests
 	@BUILD=$(BUILD)/san sh tests/run.sh all
 

@@ -134,6 +134,11 @@ void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 void ward_userns_notes(struct ward_pool *p, const struct ward_policy *pol,
 		       struct ward_notes *notes);
 
+/* The notes of `identity { groups keep; }` (groups: what the format's
+ * container gets instead) and of `stdout text` / `stderr text`. */
+void ward_identity_output_notes(const struct ward_policy *pol,
+				struct ward_notes *notes, const char *groups);
+
 /* One note per export rule (the output channel of docs/spec.md part 6),
  * which neither format has. */
 void ward_export_rule_notes(const struct ward_policy *pol,

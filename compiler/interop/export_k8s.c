@@ -20,6 +20,7 @@
 #include "consts.h"
 #include "describe.h"
 #include "sha256.h"
+#include "units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -181,11 +182,20 @@ static void mount_notes(struct ward_pool *p, const struct ward_mount *m,
 			  m->src, m->dst);
 		break;
 	case WARD_MNT_SLOT:
-		ward_note(notes,
-			  "fs: slot `%s` at %s (%s): mount a volume of yours "
-			  "there",
-			  m->src, m->dst,
-			  (m->flags & WARD_MNT_F_RW) ? "rw" : "readOnly");
+		if (m->flags & WARD_MNT_F_RW)
+			/* what bounds it as ward's tmpfs does: the size */
+			ward_note(notes,
+				  "fs: slot `%s` at %s (rw): mount a volume "
+				  "of yours there; ward's is a tmpfs of %s "
+				  "(an emptyDir of medium Memory and that "
+				  "sizeLimit bounds it the same way), copied "
+				  "back to the host after the run",
+				  m->src, m->dst, ward_size_str(p, m->size));
+		else
+			ward_note(notes,
+				  "fs: slot `%s` at %s (readOnly): mount a "
+				  "volume of yours there",
+				  m->src, m->dst);
 		break;
 	case WARD_MNT_FILE:
 		ward_note(notes,
@@ -281,6 +291,17 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 						       l->value[lost[i].k]),
 				  lost[i].why);
 	ward_userns_notes(p, pol, notes);
+	ward_identity_output_notes(
+	    pol, notes,
+	    "a Pod's container has the supplementalGroups "
+	    "of its securityContext (none here)");
+	/* The kubelet sets memory.oom.group on cgroup v2 (Kubernetes 1.28)
+	 * unless the node asks otherwise: ward's default. */
+	if (ward_oom_process(l))
+		ward_note(notes,
+			  "limits: `oom process`: not expressed (a node "
+			  "setting, the kubelet's singleProcessOOMKill); on "
+			  "cgroup v2 an OOM kill ends the whole container");
 	if (ward_limit_is_set(l, WARD_LIM_WALL))
 		ward_note(notes,
 			  "limits: `wall` is activeDeadlineSeconds, counted "

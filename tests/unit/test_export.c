@@ -1038,6 +1038,50 @@ static void test_k8s_golden(void **state)
 	release(&c);
 }
 
+static bool has_note(const struct ward_notes *n, const char *part)
+{
+	for (size_t i = 0; i < n->n; i++)
+		if (strstr(n->items[i], part))
+			return true;
+	return false;
+}
+
+/* A read-write slot's size, `groups keep`, text streams and the OOM
+ * scope: what neither format says is noted, and only what differs. */
+static void test_outputs_notes(void **state)
+{
+	struct compiled c;
+	compile("tests/export/outputs.ward", &c);
+	struct ward_pool *p = ward_pool_new();
+	struct ward_notes oci = {.pool = p}, k8s = {.pool = p};
+	ward_err err = {0};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(ward_export_oci(p, &c.blob.policy, NULL, &oci, &err));
+	assert_int_equal(
+	    ward_export_k8s(p, &c.blob.policy, WARD_SPO_CLUSTER, &k8s, f, &err),
+	    0);
+	fclose(f);
+	assert_true(has_note(&oci, "slot `out` at /out: ward mounts a "
+				   "read-write directory slot as a tmpfs of "
+				   "8 MiB"));
+	assert_true(has_note(&k8s, "ward's is a tmpfs of 8 MiB"));
+	for (int i = 0; i < 2; i++) {
+		const struct ward_notes *n = i ? &k8s : &oci;
+		assert_true(has_note(n, "identity: `groups keep`"));
+		assert_true(has_note(n, "output: `stdout text`"));
+		assert_true(has_note(n, "output: `stderr text`"));
+	}
+	/* `oom process` is what runtimes do anyway; the kubelet does not */
+	assert_false(has_note(&oci, "oom"));
+	assert_true(has_note(&k8s, "limits: `oom process`"));
+	free(text);
+	ward_pool_free(p);
+	release(&c);
+}
+
 /* The egress allow-list: a NetworkPolicy rule per allow, hostAliases for
  * the pinned names; for OCI, a note per rule and host. */
 static void test_net(void **state)
@@ -1108,6 +1152,7 @@ int main(void)
 	    cmocka_unit_test(test_other_abis),
 	    cmocka_unit_test(test_oci_golden),
 	    cmocka_unit_test(test_k8s_golden),
+	    cmocka_unit_test(test_outputs_notes),
 	    cmocka_unit_test(test_net),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

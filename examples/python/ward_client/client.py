@@ -43,12 +43,17 @@ class Budget:
     `grace` (the longest a run lasts before the supervisor's SIGKILL),
     T_queue the caller's waiting for a sandbox and starting it. Seconds;
     run_s and worst_s are None when the policy has no `wall` (unbounded).
+    slot_bytes: what one run can write back to the host through each
+    read-write directory slot (its tmpfs's size), by slot name; not part
+    of the time budget, so not compared.
     """
 
     retries: int
     queue_s: float
     run_s: Optional[float]
     worst_s: Optional[float]
+    slot_bytes: Mapping[str, int] = dataclasses.field(
+        default_factory=dict, compare=False)
 
     @staticmethod
     def of(retries: int, queue_s: float, run_s: Optional[float]) -> "Budget":
@@ -63,7 +68,9 @@ class Budget:
             return None if ms is None else ms / 1000
         return Budget(int(budget["retries"]), budget["queue_ms"] / 1000,
                       seconds(budget.get("run_ms")),
-                      seconds(budget.get("worst_ms")))
+                      seconds(budget.get("worst_ms")),
+                      {str(k): int(v) for k, v in
+                       budget.get("slot_bytes", {}).items()})
 
 
 @dataclasses.dataclass(frozen=True)
