@@ -116,13 +116,13 @@ $(call obj,$(UNPRIV_SRC)): INC = $(UNPRIV_INC)
 $(call obj,$(SUPERVISOR_SRC)): INC = $(SUPERVISOR_INC)
 $(call obj,$(TESTLIB_SRC) $(UNIT_SRC)): INC = $(TEST_INC)
 $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o: INC = $(LANG_INC)
-$(BUILD)/obj/gen/consts_table.o: INC = $(CHECK_INC)
+$(BUILD)/obj/gen/consts_table.o $(BUILD)/obj/gen/syscall_table.o: INC = $(CHECK_INC)
 $(BUILD)/obj/gen/syscall_names.o: INC = $(UNPRIV_INC)
 
 LANG_OBJ := $(call obj,$(LANG_SRC)) $(BUILD)/obj/gen/lexer.o $(BUILD)/obj/gen/parser.o
 CORE_OBJ := $(call obj,$(COMMON_SRC))
 LAUNCHER_OBJ := $(call obj,$(LAUNCHER_SRC)) $(BUILD)/obj/gen/syscall_names.o
-COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(BUILD)/obj/gen/consts_table.o
+COMPILER_OBJ := $(call obj,$(COMPILER_SRC)) $(BUILD)/obj/gen/consts_table.o $(BUILD)/obj/gen/syscall_table.o
 TESTLIB_OBJ := $(call obj,$(TESTLIB_SRC))
 
 LIBLANG := $(BUILD)/libwardlang.a
@@ -135,9 +135,9 @@ WARDC := $(BUILD)/wardc
 WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-SUITES := unit golden stdlib lint export exporter net agents e2e profiles attack
-.PHONY: all all-tests deps check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
-	bench format lint-c clean install uninstall man tcb FORCE
+SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
+.PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
+	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:
 
 all: $(WARDC) $(WARD)
@@ -146,10 +146,10 @@ all: $(WARDC) $(WARD)
 # Idempotent and quiet: installs only what is missing.
 DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev \
 	libyaml-dev libcmocka-dev libsodium-dev zlib1g-dev clang llvm libclang-rt-14-dev \
-	iproute2 util-linux procps python3 jq bubblewrap hyperfine valgrind \
+	iproute2 util-linux procps python3 python3-yaml python3-venv mypy jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
-	crun nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
+	crun runc nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
 	debootstrap
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -162,6 +162,34 @@ deps:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	else echo "deps: all present"; fi
 
+# Sarif.Multitool (Microsoft's SARIF validator, from the npm registry) for
+# the lint suite's SARIF checks; optional: without it they print SKIP.
+SARIF_MULTITOOL_VERSION := 5.7.0
+SARIF_MULTITOOL_BIN := build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+sarif-multitool:
+	npm install --prefix build/npm --no-audit --no-fund --silent \
+		@microsoft/sarif-multitool@$(SARIF_MULTITOOL_VERSION)
+	chmod u+x $(SARIF_MULTITOOL_BIN)
+
+# What `check` adds to `deps` (CI runs `make deps check` on a clean
+# machine): npm and Sarif.Multitool, a .NET program that loads libicu72.
+# Not in `deps`, the README's first command, whose only network is the
+# Debian mirror (tests/fresh). npm: Debian's is a package of its own;
+# NodeSource's nodejs carries one and conflicts with it, so it is asked
+# for only when there is none. Failing here only makes the lint suite's
+# Sarif.Multitool checks SKIP, which it says.
+deps-sarif:
+	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
+	dpkg-query -W -f='$${Status}\n' libicu72 2>/dev/null | grep -q '^install ok installed$$' || \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends libicu72 >/dev/null || true; \
+	command -v npm >/dev/null 2>&1 || \
+		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null || true; \
+	if [ ! -x $(SARIF_MULTITOOL_BIN) ]; then \
+		echo "deps-sarif: installing Sarif.Multitool $(SARIF_MULTITOOL_VERSION) (npm)"; \
+		$(MAKE) --no-print-directory sarif-multitool || \
+			echo "deps-sarif: Sarif.Multitool not installed: the lint suite's checks with it SKIP"; \
+	fi
+
 # ---------------------------------------------------------------- generated
 $(GEN):
 	@mkdir -p $@
@@ -172,10 +200,15 @@ $(PARSER_C) $(GEN)/parser.h &: lang/parser.y | $(GEN)
 $(LEXER_C) $(GEN)/lexer.h &: lang/lexer.l $(GEN)/parser.h | $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
 
-# Syscall names for the run report, from the kernel headers (the launcher
-# does not link libseccomp).
-$(GEN)/syscall_names.c: tools/gen-syscall-names.sh | $(GEN)
-	CC="$(CC)" sh tools/gen-syscall-names.sh > $@.tmp && mv $@.tmp $@
+# Syscall names and numbers, from ward's copy of the kernel's tables
+# (common/syscalls.tsv): for the compiler, which names every syscall of
+# its targets whatever libseccomp knows, and for the run report (the
+# launcher does not link libseccomp).
+$(GEN)/syscall_table.c: tools/gen-syscall-table.sh common/syscalls.tsv | $(GEN)
+	sh tools/gen-syscall-table.sh common/syscalls.tsv > $@.tmp && mv $@.tmp $@
+
+$(GEN)/syscall_names.c: tools/gen-syscall-names.sh common/syscalls.tsv | $(GEN)
+	sh tools/gen-syscall-names.sh common/syscalls.tsv > $@.tmp && mv $@.tmp $@
 
 # Symbolic constants (AF_*, O_*, ...) from the system headers, at build time.
 $(GEN)/consts_table.c: tools/gen-consts.sh tools/consts.list | $(GEN)
@@ -222,7 +255,7 @@ $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(LIBTEST) $(LIBCOMPILER) $(LIBLAU
 # ---------------------------------------------------------------- tests
 # check: the sanitizer tree, every suite. The closing line counts suites'
 # results as "N passed, N failed".
-check:
+check: deps-sarif
 	$(MAKE) --no-print-directory BUILD=$(BUILD)/san SAN=1 all-tests
 	@BUILD=$(BUILD)/san sh tests/run.sh all
 

@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/run.sh SUITE: run one suite (unit, golden, fuzz, stdlib, lint, export,
-# install, exporter, net, agents, e2e, profiles, attack) or all; or fresh
-# (make deps demo on a bare Debian 12 root), which all does not include:
+# tests/run.sh SUITE: run one suite (unit, golden, fuzz, syscalls, stdlib,
+# lint, export, install, exporter, net, agents, e2e, profiles, attack) or
+# all; or fresh (make deps demo on a bare Debian 12 root), which all does
+# not include:
 # .ci/run runs it after make deps check. golden holds the diagnostics
 # (tests/golden) and the pinned seccomp listings (tests/bpf-golden).
 # Every suite prints one line per test ("PASS name" / "FAIL name: why");
@@ -73,6 +74,9 @@ golden | all)
 esac
 case $suite in
 fuzz | all) echo "== fuzz (corpus replay)"; run_script_suite fuzz-replay tests/fuzz/replay-all.sh ;;
+esac
+case $suite in
+syscalls | all) echo "== syscalls"; run_script_suite syscalls tests/syscalls/run.sh ;;
 esac
 case $suite in
 stdlib | all) echo "== stdlib"; run_script_suite stdlib tests/stdlib/run.sh ;;

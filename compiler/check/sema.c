@@ -10,7 +10,6 @@
 #include "consts.h"
 #include "sha256.h"
 
-#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,8 +658,6 @@ int ward_sema(const struct ward_unit *unit, const struct ward_sources *src,
 	    .src = src,
 	    .d = diags,
 	    .arch = opts->arch,
-	    .scmp_arch = opts->arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64
-							 : SCMP_ARCH_X86_64,
 	    .arch_name = arch_name(opts->arch),
 	    .out = &out->policy,
 	    .where = &out->where,

@@ -71,8 +71,7 @@ struct sema {
 	const struct ward_unit *unit;
 	const struct ward_sources *src;
 	struct ward_diags *d;
-	uint32_t arch;	    /* WARD_ARCH_* */
-	uint32_t scmp_arch; /* SCMP_ARCH_* */
+	uint32_t arch; /* WARD_ARCH_* */
 	const char *arch_name;
 
 	struct ward_symtab consts; /* name -> struct sym_const */

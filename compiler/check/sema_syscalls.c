@@ -2,19 +2,20 @@
 /*
  * sema_syscalls.c: syscall groups and rules.
  *
- * Names are resolved for the target architecture with libseccomp, groups are
- * expanded, conditions are brought to disjunctive normal form, and the rules
- * are laid out per syscall as policy.h's struct ward_rules, whose meaning is
- * spec 1.7.6: the strictest matching conditional rule, else the rule that
- * names the syscall directly, else the strictest group, else the default.
+ * Names are resolved for the target architecture in ward's syscall table
+ * (syscalls.h: the kernel's own numbers), groups are expanded, conditions
+ * are brought to disjunctive normal form, and the rules are laid out per
+ * syscall as policy.h's struct ward_rules, whose meaning is spec 1.7.6: the
+ * strictest matching conditional rule, else the rule that names the syscall
+ * directly, else the strictest group, else the default.
  */
 #include "sema_internal.h"
 
 #include "consts.h"
 #include "rules_meaning.h"
 #include "syscall_args.h"
+#include "syscalls.h"
 
-#include <seccomp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,48 +39,38 @@ static void suggest_syscall(struct sema *s, const char *name)
 /* Every syscall name of the two targets, for suggestions. */
 static const char *const *syscall_names(struct sema *s, size_t *n)
 {
-	static const uint32_t arches[] = {SCMP_ARCH_X86_64, SCMP_ARCH_AARCH64};
-	struct ward_symtab seen;
-	struct ward_vec names = {0};
+	const char **names;
 
 	if (s->sysnames) {
 		*n = s->nsysnames;
 		return s->sysnames;
 	}
-	ward_symtab_init(&seen, s->pool);
-	for (size_t a = 0; a < ARRAY_LEN(arches); a++) {
-		for (int nr = 0; nr < 1024; nr++) {
-			char *name =
-			    seccomp_syscall_resolve_num_arch(arches[a], nr);
-			char *copy;
-
-			if (!name)
-				continue;
-			copy = ward_pool_strdup(s->pool, name);
-			free(name);
-			if (!ward_symtab_put(&seen, copy, copy))
-				*(const char **)ward_vec_push(
-				    s->pool, &names, sizeof(char *)) = copy;
-		}
-	}
-	s->sysnames = names.items;
-	s->nsysnames = *n = names.n;
+	*n = ward_sys_count();
+	names = ward_pool_array(s->pool, *n ? *n : 1, sizeof(*names));
+	for (size_t i = 0; i < *n; i++)
+		names[i] = ward_sys_name_at(i);
+	s->sysnames = names;
+	s->nsysnames = *n;
 	return s->sysnames;
 }
 
 enum resolved { SYS_OK, SYS_ELSEWHERE, SYS_UNKNOWN };
 
+/* ward's own table (syscalls.h), which has the syscalls libseccomp 2.5.4
+ * lacks; codegen passes those to the filter by number. */
 static enum resolved resolve(struct sema *s, const char *name, int32_t *nr)
 {
-	int r = seccomp_syscall_resolve_name_arch(s->scmp_arch, name);
-	if (r >= 0 && r < MAX_NR) {
-		*nr = r;
-		return SYS_OK;
-	}
-	*nr = -1;
-	if (r == __NR_SCMP_ERROR)
+	switch (ward_sys_lookup(name, s->arch, nr)) {
+	case WARD_SYS_OK:
+		if (*nr < MAX_NR)
+			return SYS_OK;
+		*nr = -1;
+		return SYS_ELSEWHERE;
+	case WARD_SYS_NOT_ON_TARGET:
+		return SYS_ELSEWHERE;
+	default:
 		return SYS_UNKNOWN;
-	return SYS_ELSEWHERE;
+	}
 }
 
 /* ------------------------------------------------------------ groups */

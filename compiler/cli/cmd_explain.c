@@ -63,7 +63,8 @@ static struct doc *mounts_doc(struct explain *e)
 		doc_set_bool(pl, d, "writable",
 			     (m->flags & WARD_MNT_F_RW) && i != 0);
 		doc_set_bool(pl, d, "exec", m->flags & WARD_MNT_F_EXEC);
-		if (m->kind == WARD_MNT_TMPFS)
+		if (m->kind == WARD_MNT_TMPFS ||
+		    (m->kind == WARD_MNT_SLOT && m->size))
 			doc_set_uint(pl, d, "size_bytes", m->size);
 		if (m->kind == WARD_MNT_TMPFS || m->kind == WARD_MNT_FILE ||
 		    m->kind == WARD_MNT_DIR)

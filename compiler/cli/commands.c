@@ -76,11 +76,23 @@ static const struct wardc_option lint_options[] = {
 static const struct wardc_option export_options[] = {
     {"--format", NULL, "oci|k8s", OPT_FORMAT, "the format to write"},
     {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    {"--spo-layout", NULL, "cluster|namespaced", OPT_SPO_LAYOUT,
+     "k8s: the operator's profile layout (default: cluster, API v1)"},
+    {"--bundle", NULL, "DIR", OPT_BUNDLE,
+     "oci: write a bundle, DIR/config.json and DIR/rootfs, for the "
+     "program given after --"},
+    {"--slot", NULL, "NAME=PATH", OPT_SLOT,
+     "oci --bundle: a slot's host path (default: DIR/slots/NAME)"},
+    {"--allow-runtime-init", NULL, NULL, OPT_RUNTIME_INIT,
+     "oci: allow the calls runc makes after it loads the filter (a "
+     "widening)"},
     END,
 };
 
 static const struct wardc_option import_options[] = {
     {"-o", NULL, "FILE", OPT_OUTPUT, "write to FILE instead of stdout"},
+    {"--capabilities", NULL, "LIST", OPT_CAPABILITIES,
+     "the capabilities the container keeps: CAP_A,CAP_B (default: none)"},
     END,
 };
 
@@ -101,7 +113,8 @@ const struct wardc_command wardc_commands[] = {
      no_options},
     {"lint", cmd_lint, "FILE...", "find what widens the attack surface",
      lint_options},
-    {"export", cmd_export, "SRC|BLOB", "to other formats", export_options},
+    {"export", cmd_export, "SRC|BLOB [-- PROGRAM [ARG...]]", "to other formats",
+     export_options},
     {"import", cmd_import, "FILE.json",
      "a Docker/OCI seccomp profile to a policy", import_options},
     {NULL, NULL, NULL, NULL, NULL},

@@ -15,15 +15,23 @@ struct wardc_args {
 	struct ward_opts opts;
 	const char **files; /* positional arguments */
 	size_t nfiles;
-	const char *output;	/* -o */
-	const char *out_format; /* --format */
-	bool bpf;		/* --bpf */
-	bool write;		/* fmt -w */
-	bool check;		/* fmt --check */
-	const char *threshold;	/* lint --threshold N */
-	bool list_rules;	/* lint --list-rules */
-	const char *retries;	/* explain --retries N (the budget) */
-	const char *queue;	/* explain --queue DURATION */
+	const char *output;	  /* -o */
+	const char *out_format;	  /* --format */
+	bool bpf;		  /* --bpf */
+	bool write;		  /* fmt -w */
+	bool check;		  /* fmt --check */
+	const char *threshold;	  /* lint --threshold N */
+	bool list_rules;	  /* lint --list-rules */
+	const char *retries;	  /* explain --retries N (the budget) */
+	const char *queue;	  /* explain --queue DURATION */
+	const char *capabilities; /* import --capabilities LIST */
+	const char *bundle;	  /* export --bundle DIR */
+	const char *spo_layout;	  /* export --spo-layout cluster|namespaced */
+	bool runtime_init;	  /* export --allow-runtime-init */
+	const char **slots;	  /* export --slot NAME=PATH, repeated */
+	size_t nslots;
+	bool has_dashdash; /* files[dashdash..] came after `--` */
+	size_t dashdash;
 };
 
 /* An option of a command's table. Spellings (options.c): a flag exactly
@@ -46,6 +54,11 @@ enum wardc_opt_id {
 	OPT_CHECK,
 	OPT_THRESHOLD,
 	OPT_LIST_RULES,
+	OPT_CAPABILITIES,
+	OPT_BUNDLE,
+	OPT_SLOT,
+	OPT_SPO_LAYOUT,
+	OPT_RUNTIME_INIT,
 };
 
 struct wardc_option {

@@ -157,6 +157,21 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_LIST_RULES:
 		a->list_rules = true;
 		break;
+	case OPT_CAPABILITIES:
+		a->capabilities = v;
+		break;
+	case OPT_BUNDLE:
+		a->bundle = v;
+		break;
+	case OPT_SLOT:
+		a->slots[a->nslots++] = v;
+		break;
+	case OPT_SPO_LAYOUT:
+		a->spo_layout = v;
+		break;
+	case OPT_RUNTIME_INIT:
+		a->runtime_init = true;
+		break;
 	}
 	return 0;
 }
@@ -176,6 +191,8 @@ int wardc_parse(const struct wardc_command *cmd, int argc, char **argv,
 		}
 		if (!strcmp(arg, "--")) {
 			dashdash = true;
+			a->has_dashdash = true;
+			a->dashdash = a->nfiles;
 			continue;
 		}
 		o = find(cmd->options, arg, &v);

@@ -82,10 +82,13 @@ int main(int argc, char **argv)
 	    calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ const char **files =
 	    calloc((size_t)argc, sizeof(char *));
-	if (!incdirs || !files)
+	_cleanup_free_ const char **slots =
+	    calloc((size_t)argc, sizeof(char *));
+	if (!incdirs || !files || !slots)
 		return WARDC_USAGE;
 	a.opts.incdirs = incdirs;
 	a.files = files;
+	a.slots = slots;
 	rc = wardc_parse(cmd, argc, argv, 2, &a, &err);
 	if (rc < 0)
 		return usage_error(cmd->name,

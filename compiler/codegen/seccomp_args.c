@@ -45,7 +45,7 @@ void ward_bpf_buf_free(struct ward_bpf_buf *b)
 	memset(b, 0, sizeof(*b));
 }
 
-static int buf_push(struct ward_bpf_buf *b, struct sock_filter f)
+int ward_bpf_push(struct ward_bpf_buf *b, struct sock_filter f)
 {
 	if (b->n == b->cap) {
 		uint32_t cap = b->cap ? b->cap * 2 : 64;
@@ -318,13 +318,13 @@ static int emit_rule(const struct ward_cond_rule *c, struct ward_bpf_buf *b)
 			f.jt = target(r, i, a->jt, r->n);
 			f.jf = target(r, i, a->jf, r->n);
 		}
-		if (buf_push(b, f) < 0)
+		if (ward_bpf_push(b, f) < 0)
 			return -1;
 	}
 	/* every comparison held: the rule's action */
 	ret = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 					   ward_action_ret(&c->action));
-	return buf_push(b, ret);
+	return ward_bpf_push(b, ret);
 }
 
 int ward_args_check(const struct ward_syscall_rule *sc, ward_err *err)
@@ -373,7 +373,7 @@ int ward_args_emit(const struct ward_syscall_rule *sc,
 					 name);
 	last = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
 					    ward_action_ret(&otherwise));
-	if (buf_push(b, last) < 0)
+	if (ward_bpf_push(b, last) < 0)
 		return ward_fail(err, ENOMEM, "seccomp: syscall %s", name);
 	return 0;
 }

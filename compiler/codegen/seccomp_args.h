@@ -34,6 +34,9 @@ struct ward_bpf_buf {
 
 void ward_bpf_buf_free(struct ward_bpf_buf *b);
 
+/* Append one instruction; -1 on out of memory. */
+int ward_bpf_push(struct ward_bpf_buf *b, struct sock_filter f);
+
 /* The seccomp return value of an action (SECCOMP_RET_*), as a program
  * returns it: ERRNO carries its number, KILL is USER_NOTIF (seccomp_gen.h). */
 uint32_t ward_action_ret(const struct ward_action *a);

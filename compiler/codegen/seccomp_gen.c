@@ -2,24 +2,35 @@
 /*
  * seccomp_gen.c: the seccomp program of a rule table (seccomp_gen.h).
  *
- * 1. A libseccomp filter: the policy's default action, the target as its
- *    only architecture, bad-architecture action KILL_PROCESS (libseccomp
- *    then also kills the x32 ABI on x86_64; the tests check it in the
- *    generated code), no no_new_privs of its own (the launcher sets it).
- *    Each syscall whose action does not depend on its arguments gets an
- *    unconditional rule (none if it is the default); each argument-checked
- *    syscall number k gets a marker, "ret TRACE(k)", which no policy uses.
+ * 1. A libseccomp filter: a marker as its default action, the target as
+ *    its only architecture, bad-architecture action KILL_PROCESS
+ *    (libseccomp then also kills the x32 ABI on x86_64; the tests check it
+ *    in the generated code), no no_new_privs of its own (the launcher sets
+ *    it). Each syscall whose action does not depend on its arguments gets
+ *    an unconditional rule (none if it is the default); each
+ *    argument-checked syscall number k gets a marker, "ret TRACE(k)",
+ *    which no policy uses.
  * 2. The program is exported through a memfd.
- * 3. The argument checks of syscall k (seccomp_args.c) are appended, and
- *    every "ret TRACE(k)" becomes a jump to them. A jump replaces a return
- *    one for one, so no offset of libseccomp's code changes, and the
- *    appended code reloads whatever it compares.
+ * 3. The syscalls libseccomp has no name for on the target (those of
+ *    Linux 6.8 and later in 2.5.4: mseal, statmount, ...) get a dispatch
+ *    of ward's own, appended: "ld nr; jeq N; ret ACTION ...; ret DEFAULT".
+ *    libseccomp's rule API takes numbers of the compiling machine's
+ *    architecture and translates them to the target's by name, so it can
+ *    take such a syscall by number on a native target only, and a blob
+ *    must not depend on the machine that compiles it: they go to ward's
+ *    dispatch on every machine.
+ * 4. The argument checks of syscall k (seccomp_args.c) are appended, and
+ *    every "ret TRACE(k)" becomes a jump to them; every default marker
+ *    becomes the default's return, or a jump to ward's dispatch. A jump
+ *    replaces a return one for one, so no offset of libseccomp's code
+ *    changes, and the appended code reloads whatever it compares.
  */
 #include "seccomp_gen.h"
 
 #include <errno.h>
 #include <linux/seccomp.h>
 #include <seccomp.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -28,11 +39,12 @@
 #include "rules_meaning.h"
 
 /* The markers' return values: TRACE with the checked syscall's index;
- * the last index marks the policy's `kill` (see scmp_action). */
-#define MARKER(k)   (SECCOMP_RET_TRACE | (k))
-#define KILL_MARKER SECCOMP_RET_DATA
-#define MAX_MARKERS SECCOMP_RET_DATA
-#define ERRNO_MAX   4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
+ * the last index marks the policy's `kill` (see scmp_action), the one
+ * before it libseccomp's default action. */
+#define KILL_MARKER    SECCOMP_RET_DATA
+#define DEFAULT_MARKER (SECCOMP_RET_DATA - 1)
+#define MAX_MARKERS    (SECCOMP_RET_DATA - 1)
+#define ERRNO_MAX      4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
 
 static void scmp_releasep(scmp_filter_ctx *ctx)
 {
@@ -112,39 +124,35 @@ static int check_rules(const struct ward_rules *rules, ward_err *err)
 }
 
 /*
- * The number libseccomp's rule API wants for syscall nr of the target.
- * libseccomp takes numbers of the architecture it was built for and, for
- * a filter on another architecture, translates them by name; a number of
- * the target is therefore mapped back to the native number of the same
- * name first, and the round trip is checked. (A syscall the native
- * architecture lacks has a negative "pseudo" number there, which libseccomp
- * translates like any other.)
+ * Whether libseccomp's own dispatch can hold syscall nr of the target, and
+ * the number its rule API wants for it (*out). libseccomp takes numbers of
+ * the architecture it was built for and, for a filter on another
+ * architecture, translates them by name; a number of the target is
+ * therefore mapped back to the native number of the same name first, and
+ * the round trip is checked. (A syscall the native architecture lacks has
+ * a negative "pseudo" number there, which libseccomp translates like any
+ * other.) A syscall libseccomp cannot name on the target is refused on
+ * every machine, native or not: the program must not depend on where it
+ * is compiled.
  */
-static int api_nr(uint32_t arch, const struct ward_syscall_rule *sc, int *out,
-		  ward_err *err)
+static bool api_nr(uint32_t arch, const struct ward_syscall_rule *sc, int *out)
 {
 	int native;
 
-	if (arch == seccomp_arch_native()) {
-		*out = sc->nr;
-		return 0;
-	}
 	_cleanup_free_ char *name =
 	    seccomp_syscall_resolve_num_arch(arch, sc->nr);
 	if (!name)
-		return ward_fail(err, 0,
-				 "seccomp: syscall %s (nr %d) is unknown to "
-				 "libseccomp on the target",
-				 sc->name ? sc->name : "?", sc->nr);
+		return false;
+	if (arch == seccomp_arch_native()) {
+		*out = sc->nr;
+		return true;
+	}
 	native = seccomp_syscall_resolve_name_arch(SCMP_ARCH_NATIVE, name);
 	if (native == __NR_SCMP_ERROR ||
 	    seccomp_syscall_resolve_name_arch(arch, name) != sc->nr)
-		return ward_fail(err, 0,
-				 "seccomp: syscall %s (nr %d): libseccomp "
-				 "cannot map it to the target",
-				 name, sc->nr);
+		return false;
 	*out = native;
-	return 0;
+	return true;
 }
 
 static int set_attr(scmp_filter_ctx ctx, enum scmp_filter_attr attr,
@@ -156,11 +164,13 @@ static int set_attr(scmp_filter_ctx ctx, enum scmp_filter_attr attr,
 	return 0;
 }
 
-static scmp_filter_ctx new_filter(const struct ward_rules *rules, uint32_t arch,
-				  uint32_t optimize, ward_err *err)
+static scmp_filter_ctx new_filter(uint32_t arch, uint32_t optimize,
+				  ward_err *err)
 {
+	/* The default is a marker: splice() makes it the default's return,
+	 * or a jump to ward's own dispatch (see the top of this file). */
 	_cleanup_scmp_ scmp_filter_ctx ctx =
-	    seccomp_init(scmp_action(&rules->default_action));
+	    seccomp_init(SCMP_ACT_TRACE(DEFAULT_MARKER));
 	uint32_t native;
 
 	if (!ctx) {
@@ -187,15 +197,10 @@ static scmp_filter_ctx new_filter(const struct ward_rules *rules, uint32_t arch,
 	return steal_pointer(&ctx);
 }
 
-static int add_rule(scmp_filter_ctx ctx, uint32_t arch, uint32_t action,
+static int add_rule(scmp_filter_ctx ctx, int nr, uint32_t action,
 		    const struct ward_syscall_rule *sc, ward_err *err)
 {
-	int nr = 0;
-	int rc;
-
-	if (api_nr(arch, sc, &nr, err) < 0)
-		return -1;
-	rc = seccomp_rule_add_exact(ctx, action, nr, 0);
+	int rc = seccomp_rule_add_exact(ctx, action, nr, 0);
 	if (rc < 0)
 		return ward_fail(err, -rc, "seccomp_rule_add %s (nr %d)",
 				 sc->name ? sc->name : "?", sc->nr);
@@ -242,17 +247,61 @@ static int export_program(scmp_filter_ctx ctx, struct ward_bpf_buf *b,
 	return 0;
 }
 
-/* Append the argument checks of each marked syscall and point its markers
- * at them. checked[k]: the syscall of marker k. */
-static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
-		  const uint32_t *checked, uint32_t nchecked, ward_err *err)
+/* A syscall in ward's own dispatch: its constant return, or the marker of
+ * its argument checks; at, the dispatch's instruction to patch. */
+struct own_sys {
+	int32_t nr;
+	bool checked;
+	uint32_t ret_or_k;
+	uint32_t at;
+};
+
+/* The dispatch of the syscalls libseccomp cannot name, appended to b:
+ * "ld nr; jeq N, 0, 1; ret A (or ja to its checks)...; ret default". */
+static int emit_own(struct ward_bpf_buf *b, struct own_sys *own, uint32_t nown,
+		    uint32_t dflt, ward_err *err)
 {
+	int rc = ward_bpf_push(
+	    b, (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+					    offsetof(struct seccomp_data, nr)));
+
+	for (uint32_t j = 0; rc == 0 && j < nown; j++) {
+		struct sock_filter then =
+		    own[j].checked
+			? (struct sock_filter)BPF_STMT(BPF_JMP | BPF_JA, 0)
+			: (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
+						       own[j].ret_or_k);
+		rc = ward_bpf_push(
+		    b, (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+						    (uint32_t)own[j].nr, 0, 1));
+		own[j].at = b->n;
+		if (rc == 0)
+			rc = ward_bpf_push(b, then);
+	}
+	if (rc == 0)
+		rc = ward_bpf_push(
+		    b, (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, dflt));
+	return rc < 0 ? ward_fail(err, ENOMEM, "seccomp: program") : 0;
+}
+
+/* Append ward's dispatch (if any) and the argument checks of each marked
+ * syscall, and point the markers at them. checked[k]: the syscall of
+ * marker k. */
+static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
+		  const uint32_t *checked, uint32_t nchecked,
+		  struct own_sys *own, uint32_t nown, ward_err *err)
+{
+	uint32_t frame = b->n;
+	uint32_t dflt = ward_action_ret(&rules->default_action);
+
+	/* ward's dispatch right after the frame, before the checks it may
+	 * jump to (BPF jumps only forward) */
+	if (nown > 0 && emit_own(b, own, nown, dflt, err) < 0)
+		return -1;
 	_cleanup_free_ uint32_t *start =
 	    calloc(nchecked ? nchecked : 1, sizeof(*start));
 	_cleanup_free_ bool *used =
 	    calloc(nchecked ? nchecked : 1, sizeof(*used));
-	uint32_t frame = b->n;
-
 	if (!start || !used)
 		return ward_fail(err, ENOMEM, "seccomp: program");
 	for (uint32_t k = 0; k < nchecked; k++) {
@@ -260,6 +309,13 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 		if (ward_args_emit(&rules->syscalls[checked[k]],
 				   &rules->default_action, b, err) < 0)
 			return -1;
+	}
+	for (uint32_t j = 0; j < nown; j++) {
+		uint32_t k = own[j].ret_or_k;
+		if (!own[j].checked)
+			continue;
+		b->insns[own[j].at].k = start[k] - own[j].at - 1;
+		used[k] = true;
 	}
 	for (uint32_t pc = 0; pc < frame; pc++) {
 		struct sock_filter *f = &b->insns[pc];
@@ -271,6 +327,14 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 		k = f->k & SECCOMP_RET_DATA;
 		if (k == KILL_MARKER) {
 			f->k = SECCOMP_RET_USER_NOTIF;
+			continue;
+		}
+		if (k == DEFAULT_MARKER) {
+			if (nown)
+				*f = (struct sock_filter)BPF_STMT(
+				    BPF_JMP | BPF_JA, frame - pc - 1);
+			else
+				f->k = dflt;
 			continue;
 		}
 		if (k >= nchecked)
@@ -301,6 +365,7 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 {
 	uint32_t optimize = opts && opts->optimize ? opts->optimize : 2;
 	uint32_t nchecked = 0;
+	uint32_t nown = 0; /* syscalls in ward's own dispatch */
 
 	if (arch != WARD_ARCH_X86_64 && arch != WARD_ARCH_AARCH64)
 		return ward_fail(err, 0,
@@ -312,38 +377,52 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 	if (check_rules(rules, err) < 0)
 		return -1;
 
-	_cleanup_scmp_ scmp_filter_ctx ctx =
-	    new_filter(rules, arch, optimize, err);
+	_cleanup_scmp_ scmp_filter_ctx ctx = new_filter(arch, optimize, err);
 	if (!ctx)
 		return -1;
 	_cleanup_free_ uint32_t *checked =
 	    calloc(rules->nsyscalls ? rules->nsyscalls : 1, sizeof(*checked));
-	if (!checked)
+	_cleanup_free_ struct own_sys *own =
+	    calloc(rules->nsyscalls ? rules->nsyscalls : 1, sizeof(*own));
+	if (!checked || !own)
 		return ward_fail(err, ENOMEM, "seccomp: rules");
 	for (uint32_t i = 0; i < rules->nsyscalls; i++) {
 		const struct ward_syscall_rule *sc = &rules->syscalls[i];
 		struct ward_action a;
 		uint32_t action;
-		if (ward_syscall_const_action(sc, &rules->default_action, &a)) {
-			if (ward_action_cmp(&a, &rules->default_action) == 0)
-				continue; /* libseccomp's default does it */
-			action = scmp_action(&a);
-		} else {
+		bool is_const =
+		    ward_syscall_const_action(sc, &rules->default_action, &a);
+		int nr = 0;
+
+		if (is_const &&
+		    ward_action_cmp(&a, &rules->default_action) == 0)
+			continue; /* the default does it */
+		if (!is_const) {
 			if (nchecked == MAX_MARKERS)
 				return ward_fail(err, 0,
 						 "seccomp: more than %u "
 						 "argument-checked syscalls",
 						 MAX_MARKERS);
-			action = SCMP_ACT_TRACE(nchecked);
 			checked[nchecked++] = i;
 		}
-		if (add_rule(ctx, arch, action, sc, err) < 0)
+		if (!api_nr(arch, sc, &nr)) {
+			/* sorted by number, as the rules are */
+			own[nown++] = (struct own_sys){
+			    .nr = sc->nr,
+			    .checked = !is_const,
+			    .ret_or_k =
+				is_const ? ward_action_ret(&a) : nchecked - 1};
+			continue;
+		}
+		action =
+		    is_const ? scmp_action(&a) : SCMP_ACT_TRACE(nchecked - 1);
+		if (add_rule(ctx, nr, action, sc, err) < 0)
 			return -1;
 	}
 
 	__attribute__((cleanup(bpf_buf_freep))) struct ward_bpf_buf b = {0};
 	if (export_program(ctx, &b, err) < 0 ||
-	    splice(&b, rules, checked, nchecked, err) < 0)
+	    splice(&b, rules, checked, nchecked, own, nown, err) < 0)
 		return -1;
 	if (b.n > BPF_MAXINSNS)
 		return ward_fail(err, 0,

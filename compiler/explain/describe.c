@@ -137,6 +137,12 @@ const char *describe_mount(struct ward_pool *p, const struct ward_mount *m)
 	case WARD_MNT_BIND:
 		return ward_pool_printf(p, "bind %s %s", m->src, flags);
 	case WARD_MNT_SLOT:
+		/* a read-write slot's size is what it may put on the host's
+		 * disk, so explain and diff show it */
+		if (m->size)
+			return ward_pool_printf(p, "slot %s size %s %s", m->src,
+						ward_size_str(p, m->size),
+						flags);
 		return ward_pool_printf(p, "slot %s %s", m->src, flags);
 	case WARD_MNT_TMPFS:
 		return ward_pool_printf(p, "tmpfs size %s mode %04o %s",

@@ -146,6 +146,27 @@ static const char *action_name(uint32_t a)
 
 /* ----------------------------------------------------------------- text */
 
+/* What a run can put on the host's disk through a read-write slot: a
+ * directory slot is a tmpfs of its size, and only what fits is copied back
+ * (docs/spec.md 1.7.3); a file slot is bounded by `filesize`. */
+static bool slot_bound(const struct ward_mount *m)
+{
+	return m->kind == WARD_MNT_SLOT && (m->flags & WARD_MNT_F_RW) &&
+	       m->size;
+}
+
+static void budget_slots_text(FILE *out, struct ward_pool *pool,
+			      const struct ward_policy *p)
+{
+	for (uint32_t i = 0; i < p->nmounts; i++)
+		if (slot_bound(&p->mounts[i]))
+			fprintf(out,
+				"  slot %s: at most %s back to the host per "
+				"run (a directory; a file: `filesize`)\n",
+				p->mounts[i].src,
+				ward_size_str(pool, p->mounts[i].size));
+}
+
 void ward_budget_text(FILE *out, struct ward_pool *pool,
 		      const struct ward_policy *p, const struct ward_budget *b)
 {
@@ -216,6 +237,7 @@ void ward_budget_text(FILE *out, struct ward_pool *pool,
 				big ? "> 16 EiB"
 				    : ward_size_str(pool, product));
 	}
+	budget_slots_text(out, pool, p);
 }
 
 /* ------------------------------------------------------------- document */
@@ -272,4 +294,9 @@ void ward_budget_doc(struct doc *d, struct ward_pool *pool,
 	for (uint32_t i = 0; i < p->nexports; i++)
 		doc_set_uint(pool, ex, p->exports[i].slot,
 			     ward_export_bound(&p->exports[i]));
+	ex = doc_add(bd, "slot_bytes", doc_map(pool));
+	for (uint32_t i = 0; i < p->nmounts; i++)
+		if (slot_bound(&p->mounts[i]))
+			doc_set_uint(pool, ex, p->mounts[i].src,
+				     p->mounts[i].size);
 }

@@ -118,22 +118,92 @@ struct ward_notes {
 void ward_note(struct ward_notes *n, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A note naming the syscalls of x that the libseccomp wardc links has no
+ * name for on arch: a runtime linked with it skips their entries. */
+void ward_xseccomp_runtime_notes(struct ward_pool *p,
+				 const struct ward_xseccomp *x, uint32_t arch,
+				 struct ward_notes *notes);
+
 /* One note per rule and host of an egress allow-list, saying `instead`. */
 void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 		    struct ward_notes *notes, const char *instead);
+
+/* The notes of what the launcher sets that neither format can: the
+ * sandbox's user namespace limits (inotify, fanotify) and `memfd
+ * noexec`. */
+void ward_userns_notes(struct ward_pool *p, const struct ward_policy *pol,
+		       struct ward_notes *notes);
+
+/* The notes of `identity { groups keep; }` (groups: what the format's
+ * container gets instead) and of `stdout text` / `stderr text`. */
+void ward_identity_output_notes(const struct ward_policy *pol,
+				struct ward_notes *notes, const char *groups);
 
 /* One note per export rule (the output channel of docs/spec.md part 6),
  * which neither format has. */
 void ward_export_rule_notes(const struct ward_policy *pol,
 			    struct ward_notes *notes);
 
-/* The config.json of policy (root.path "rootfs", process.args empty: the
- * caller's). Returns NULL with err filled. */
+/* Make x's comparison values fit below 2^63, as the Security Profiles
+ * Operator's CRD and crun's JSON reader need (export_values.c); notes what
+ * it cannot say exactly, fails on what it cannot say at all. */
+int ward_xseccomp_int63(struct ward_pool *p, struct ward_xseccomp *x,
+			struct ward_notes *notes, ward_err *err);
+
+/* What a config.json is for. All zero: a config alone, whose root.path
+ * ("rootfs") and process.args (empty) are the caller's, slots as the
+ * placeholders ${WARD_SLOT_NAME}. */
+struct ward_oci_opts {
+	const char *const *args; /* process.args */
+	size_t nargs;
+	/* A bundle: the slots' host paths (slot_paths[i] for the slot
+	 * slot_names[i]; every slot of the policy has one), and optional
+	 * binds whose source is missing left out; the policy's files,
+	 * symlinks and dirs are in the bundle's rootfs (export_bundle.c). */
+	bool bundle;
+	const char *const *slot_names, *const *slot_paths;
+	size_t nslots;
+	/* Allow the syscalls runc's init makes after it loads the filter
+	 * (RUNC_INIT_SYSCALLS in export_oci.c): a widening, noted. */
+	bool runtime_init;
+};
+
+/* The host ids the container's users map to: the sandbox user's as ward's
+ * launcher maps it when run as root, and container root's, which runc
+ * requires a mapping for (it owns what runc creates); neither is host
+ * root. */
+#define WARD_OCI_HOST_ID      65534u
+#define WARD_OCI_HOST_ROOT_ID 65533u
+
+/* The config.json of policy. Returns NULL with err filled. */
 struct doc *ward_export_oci(struct ward_pool *p, const struct ward_policy *pol,
+			    const struct ward_oci_opts *o,
 			    struct ward_notes *notes, ward_err *err);
+
+/* `wardc export --format oci --bundle DIR`: DIR/config.json and DIR/rootfs
+ * (every mount point the config needs, the policy's files, symlinks and
+ * dirs), and DIR/slots/NAME for each slot not in slots ("NAME=PATH").
+ * o gives args and runtime_init; its bundle fields are filled here.
+ * Refuses a DIR that holds a bundle already. Returns 0, -1 when the policy
+ * cannot be translated, -2 on a usage or I/O error (err says which). */
+int ward_export_bundle(struct ward_pool *p, const struct ward_policy *pol,
+		       const char *dir, struct ward_oci_opts *o,
+		       const char *const *slots, size_t nslots,
+		       struct ward_notes *notes, ward_err *err);
+
+/* Where the Security Profiles Operator keeps a SeccompProfile. */
+enum ward_spo_layout {
+	/* v0.9.0 and later: cluster-scoped, security-profiles-operator
+	 * .x-k8s.io/v1, installed on each node as operator/NAME.json */
+	WARD_SPO_CLUSTER,
+	/* before v0.9.0: namespaced, v1beta1, operator/NAMESPACE/NAME.json
+	 * (written for the namespace `default`) */
+	WARD_SPO_NAMESPACED,
+};
 
 /* The Kubernetes documents of policy, printed to out as YAML. */
 int ward_export_k8s(struct ward_pool *p, const struct ward_policy *pol,
-		    struct ward_notes *notes, FILE *out, ward_err *err);
+		    enum ward_spo_layout layout, struct ward_notes *notes,
+		    FILE *out, ward_err *err);
 
 #endif

@@ -4,7 +4,9 @@
  * documents, in one YAML stream:
  *
  *   1. a SeccompProfile of the Security Profiles Operator, which installs
- *      it on every node as operator/NAMESPACE/NAME.json;
+ *      it on every node as operator/NAME.json (cluster-scoped, API v1,
+ *      since the operator's v0.9.0) or, for older operators,
+ *      operator/NAMESPACE/NAME.json (namespaced, v1beta1);
  *   2. a Pod skeleton whose securityContext, resources, env and volumes
  *      carry the rest of the policy (the image is the caller's);
  *   3. a NetworkPolicy for the pod: no ingress, and egress only to what the
@@ -18,14 +20,29 @@
 #include "consts.h"
 #include "describe.h"
 #include "sha256.h"
+#include "units.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <string.h>
 
-#define SPO_API "security-profiles-operator.x-k8s.io/v1beta1"
-#define LABEL	"ward-policy"
+#define SPO_API_V1	"security-profiles-operator.x-k8s.io/v1"
+#define SPO_API_V1BETA1 "security-profiles-operator.x-k8s.io/v1beta1"
+#define SPO_NAMESPACE	"default" /* the namespaced layout's */
+#define LABEL		"ward-policy"
+
+/* The profile's path under the kubelet's seccomp directory, as the
+ * operator writes it (its GetProfilePath: the namespace, none for a
+ * cluster-scoped profile, then NAME.json). */
+static const char *spo_path(struct ward_pool *p, enum ward_spo_layout layout,
+			    const char *name)
+{
+	if (layout == WARD_SPO_NAMESPACED)
+		return ward_pool_printf(p, "operator/%s/%s.json", SPO_NAMESPACE,
+					name);
+	return ward_pool_printf(p, "operator/%s.json", name);
+}
 
 /* A DNS-1123 name: lower case, digits and '-', starting and ending with an
  * alphanumeric. Policy names differ only by case and '_'. */
@@ -76,6 +93,7 @@ static uint64_t seconds_up(uint64_t ms)
 
 static struct doc *profile_doc(struct ward_pool *p,
 			       const struct ward_policy *pol, const char *name,
+			       enum ward_spo_layout layout,
 			       struct ward_notes *notes, ward_err *err)
 {
 	/* The operator's profiles have no defaultErrnoRet: a runtime then
@@ -92,19 +110,26 @@ static struct doc *profile_doc(struct ward_pool *p,
 		e = ward_errno_name((int)dflt.errno_nr);
 		ward_note(notes,
 			  "seccomp: SeccompProfile has no defaultErrnoRet: "
-			  "every syscall this compiler knows gets errno %s by "
-			  "name, and syscalls newer than it get EPERM",
+			  "every syscall of ward's table (the kernel's, "
+			  "common/syscalls.tsv) gets errno %s by name, and "
+			  "syscalls newer than it get EPERM",
 			  e ? e : ward_pool_printf(p, "%u", dflt.errno_nr));
 	}
 	if (ward_export_seccomp(p, &pol->rules, pol->arch, base, &x, err) < 0 ||
+	    ward_xseccomp_int63(p, &x, notes, err) < 0 ||
 	    ward_xseccomp_check(&x, pol->arch, err) < 0)
 		return NULL;
 	d = doc_map(p);
-	doc_set_str(p, d, "apiVersion", SPO_API);
+	doc_set_str(p, d, "apiVersion",
+		    layout == WARD_SPO_NAMESPACED ? SPO_API_V1BETA1
+						  : SPO_API_V1);
 	doc_set_str(p, d, "kind", "SeccompProfile");
 	meta = doc_add(d, "metadata", doc_map(p));
 	doc_set_str(p, meta, "name", name);
+	if (layout == WARD_SPO_NAMESPACED)
+		doc_set_str(p, meta, "namespace", SPO_NAMESPACE);
 	doc_add(d, "spec", ward_xseccomp_doc(p, &x, pol->arch, false));
+	ward_xseccomp_runtime_notes(p, &x, pol->arch, notes);
 	ward_note(notes,
 		  "seccomp: other architectures and the x32 ABI get the "
 		  "runtime's bad-architecture action (the thread is killed) "
@@ -157,11 +182,20 @@ static void mount_notes(struct ward_pool *p, const struct ward_mount *m,
 			  m->src, m->dst);
 		break;
 	case WARD_MNT_SLOT:
-		ward_note(notes,
-			  "fs: slot `%s` at %s (%s): mount a volume of yours "
-			  "there",
-			  m->src, m->dst,
-			  (m->flags & WARD_MNT_F_RW) ? "rw" : "readOnly");
+		if (m->flags & WARD_MNT_F_RW)
+			/* what bounds it as ward's tmpfs does: the size */
+			ward_note(notes,
+				  "fs: slot `%s` at %s (rw): mount a volume "
+				  "of yours there; ward's is a tmpfs of %s "
+				  "(an emptyDir of medium Memory and that "
+				  "sizeLimit bounds it the same way), copied "
+				  "back to the host after the run",
+				  m->src, m->dst, ward_size_str(p, m->size));
+		else
+			ward_note(notes,
+				  "fs: slot `%s` at %s (readOnly): mount a "
+				  "volume of yours there",
+				  m->src, m->dst);
 		break;
 	case WARD_MNT_FILE:
 		ward_note(notes,
@@ -242,6 +276,8 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 	    {WARD_LIM_STACK, "no rlimits in a Pod"},
 	    {WARD_LIM_MEMLOCK, "no rlimits in a Pod"},
 	    {WARD_LIM_CORE, "no rlimits in a Pod"},
+	    {WARD_LIM_SIGPENDING, "no rlimits in a Pod"},
+	    {WARD_LIM_MSGQUEUE, "no rlimits in a Pod"},
 	    {WARD_LIM_STDOUT, "log rotation is not a cap"},
 	    {WARD_LIM_STDERR, "log rotation is not a cap"},
 	    {WARD_LIM_OUTPUT, "log rotation is not a cap"},
@@ -254,6 +290,18 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 				  describe_limit_value(p, lost[i].k,
 						       l->value[lost[i].k]),
 				  lost[i].why);
+	ward_userns_notes(p, pol, notes);
+	ward_identity_output_notes(
+	    pol, notes,
+	    "a Pod's container has the supplementalGroups "
+	    "of its securityContext (none here)");
+	/* The kubelet sets memory.oom.group on cgroup v2 (Kubernetes 1.28)
+	 * unless the node asks otherwise: ward's default. */
+	if (ward_oom_process(l))
+		ward_note(notes,
+			  "limits: `oom process`: not expressed (a node "
+			  "setting, the kubelet's singleProcessOOMKill); on "
+			  "cgroup v2 an OOM kill ends the whole container");
 	if (ward_limit_is_set(l, WARD_LIM_WALL))
 		ward_note(notes,
 			  "limits: `wall` is activeDeadlineSeconds, counted "
@@ -262,7 +310,8 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 }
 
 static struct doc *pod_doc(struct ward_pool *p, const struct ward_policy *pol,
-			   const char *name, struct ward_notes *notes)
+			   const char *name, enum ward_spo_layout layout,
+			   struct ward_notes *notes)
 {
 	const struct ward_identity *id = &pol->identity;
 	const struct ward_limits *l = &pol->limits;
@@ -322,8 +371,7 @@ static struct doc *pod_doc(struct ward_pool *p, const struct ward_policy *pol,
 	doc_set_uint(p, psc, "runAsGroup", id->gid);
 	sp = doc_add(psc, "seccompProfile", doc_map(p));
 	doc_set_str(p, sp, "type", "Localhost");
-	doc_set_str(p, sp, "localhostProfile",
-		    ward_pool_printf(p, "operator/default/%s.json", name));
+	doc_set_str(p, sp, "localhostProfile", spo_path(p, layout, name));
 
 	ctr =
 	    doc_add(doc_add(spec, "containers", doc_list(p)), NULL, doc_map(p));
@@ -436,17 +484,18 @@ static int document(FILE *out, const struct doc *d, const char *about)
 }
 
 int ward_export_k8s(struct ward_pool *p, const struct ward_policy *pol,
-		    struct ward_notes *notes, FILE *out, ward_err *err)
+		    enum ward_spo_layout layout, struct ward_notes *notes,
+		    FILE *out, ward_err *err)
 {
 	const char *name = k8s_name(p, pol->meta.policy_name);
-	struct doc *prof = profile_doc(p, pol, name, notes, err);
+	struct doc *prof = profile_doc(p, pol, name, layout, notes, err);
 	struct doc *pod;
 	struct doc *net;
 	char hex[65];
 
 	if (!prof)
 		return -1;
-	pod = pod_doc(p, pol, name, notes);
+	pod = pod_doc(p, pol, name, layout, notes);
 	net = netpol_doc(p, pol, name);
 	ward_net_notes(p, pol, notes,
 		       "in the NetworkPolicy, which a CNI plugin must enforce");
@@ -457,11 +506,22 @@ int ward_export_k8s(struct ward_pool *p, const struct ward_policy *pol,
 	ward_hex(pol->meta.source_digest, 32, hex);
 	fprintf(out,
 		"# Kubernetes documents of the ward policy `%s`\n"
-		"# (source sha256:%s), written by wardc export.\n"
-		"# Apply the SeccompProfile in the pod's namespace and change "
-		"\"operator/default/\"\n"
-		"# in the Pod to that namespace; set the image.\n",
+		"# (source sha256:%s), written by wardc export.\n",
 		pol->meta.policy_name, hex);
+	if (layout == WARD_SPO_NAMESPACED)
+		fputs(
+		    "# For a Security Profiles Operator older than v0.9.0 "
+		    "(namespaced profiles):\n"
+		    "# apply the SeccompProfile in the pod's namespace, change "
+		    "its namespace and\n"
+		    "# \"operator/" SPO_NAMESPACE "/\" in the Pod to that "
+		    "namespace; set the image.\n",
+		    out);
+	else
+		fputs("# For the Security Profiles Operator v0.9.0 and later "
+		      "(cluster-scoped\n"
+		      "# profiles, API v1); set the image.\n",
+		      out);
 	if (notes->n) {
 		fputs("#\n# Not expressed, or expressed differently:\n", out);
 		for (size_t i = 0; i < notes->n; i++)

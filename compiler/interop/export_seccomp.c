@@ -23,6 +23,7 @@
 
 #include "describe.h"
 #include "rules_meaning.h"
+#include "syscalls.h"
 
 #include <errno.h>
 #include <linux/filter.h>
@@ -760,18 +761,10 @@ static int syscall_entries(struct builder *b,
 	return rc;
 }
 
-static const char *syscall_name(struct ward_pool *p, uint32_t arch,
+static const char *syscall_name(uint32_t arch,
 				const struct ward_syscall_rule *sc)
 {
-	char *n;
-	const char *s;
-
-	if (sc->name)
-		return sc->name;
-	n = seccomp_syscall_resolve_num_arch(arch, sc->nr);
-	s = n ? ward_pool_strdup(p, n) : NULL;
-	free(n);
-	return s;
+	return sc->name ? sc->name : ward_sys_name(arch, sc->nr);
 }
 
 static int cmp_plain(const void *x, const void *y)
@@ -789,7 +782,7 @@ int ward_export_seccomp(struct ward_pool *p, const struct ward_rules *rules,
 
 	for (uint32_t i = 0; i < rules->nsyscalls; i++) {
 		const struct ward_syscall_rule *sc = &rules->syscalls[i];
-		const char *name = syscall_name(p, arch, sc);
+		const char *name = syscall_name(arch, sc);
 		int rc;
 
 		if (!name)
@@ -813,19 +806,17 @@ int ward_export_seccomp(struct ward_pool *p, const struct ward_rules *rules,
 	if (!same_action(base, rules->default_action)) {
 		uint32_t k = 0;
 		for (int nr = 0; nr < 1024; nr++) {
-			char *sname;
+			const char *sname;
 
 			while (k < rules->nsyscalls &&
 			       rules->syscalls[k].nr < nr)
 				k++;
 			if (k < rules->nsyscalls && rules->syscalls[k].nr == nr)
 				continue;
-			sname = seccomp_syscall_resolve_num_arch(arch, nr);
+			sname = ward_sys_name(arch, nr);
 			if (!sname)
 				continue;
-			add_entry(&b, ward_pool_strdup(p, sname),
-				  rules->default_action, NULL, 0);
-			free(sname);
+			add_entry(&b, sname, rules->default_action, NULL, 0);
 		}
 	}
 
@@ -861,8 +852,8 @@ static uint32_t scmp_action(struct ward_action a)
 }
 
 /* In a child: build x with libseccomp as crun does (entries whose action
- * is the default skipped, each name with the entry's comparisons) and
- * write the program to fd. */
+ * is the default skipped, each name with the entry's comparisons, names
+ * libseccomp does not know skipped) and write the program to fd. */
 static void build_child(const struct ward_xseccomp *x, uint32_t arch, int fd)
 {
 	static const enum scmp_compare ops[] = {
@@ -895,9 +886,10 @@ static void build_child(const struct ward_xseccomp *x, uint32_t arch, int fd)
 		for (uint32_t k = 0; k < e->nnames; k++) {
 			int nr = seccomp_syscall_resolve_name_arch(
 			    SCMP_ARCH_NATIVE, e->names[k]);
-			if (nr == __NR_SCMP_ERROR ||
-			    seccomp_rule_add_array(ctx, act, nr, e->ncmps, c) <
-				0)
+			if (nr == __NR_SCMP_ERROR)
+				continue;
+			if (seccomp_rule_add_array(ctx, act, nr, e->ncmps, c) <
+			    0)
 				_exit(3);
 		}
 	}
@@ -957,6 +949,31 @@ int ward_xseccomp_check(const struct ward_xseccomp *x, uint32_t arch,
 				 "conditions",
 				 n, BPF_MAXINSNS);
 	return 0;
+}
+
+void ward_xseccomp_runtime_notes(struct ward_pool *p,
+				 const struct ward_xseccomp *x, uint32_t arch,
+				 struct ward_notes *notes)
+{
+	const struct scmp_version *v = seccomp_version();
+	const char *names = NULL;
+
+	for (size_t i = 0; i < x->nentries; i++)
+		for (uint32_t k = 0; k < x->entries[i].nnames; k++) {
+			const char *n = x->entries[i].names[k];
+			if (seccomp_syscall_resolve_name_arch(arch, n) >= 0)
+				continue;
+			names =
+			    names ? ward_pool_printf(p, "%s, %s", names, n) : n;
+		}
+	if (names)
+		ward_note(notes,
+			  "seccomp: %s: libseccomp %u.%u.%u (this wardc's; "
+			  "crun's and runc's on Debian 12) has no such names: "
+			  "a runtime linked with it skips their entries, and "
+			  "those calls get the default action",
+			  names, v ? v->major : 0, v ? v->minor : 0,
+			  v ? v->micro : 0);
 }
 
 /* ---------------------------------------------------------------- names */

@@ -5,7 +5,7 @@
  *
  * The policy says what a container runtime (crun, runc) does with the
  * profile through libseccomp, on the target architecture, for a container
- * that keeps no capabilities:
+ * that keeps the capabilities caps (none by default):
  *   - entries whose action is the default action are skipped (runtimes
  *     skip them), and so are entries whose includes/excludes rule them out;
  *   - an entry's comparisons are ANDed, unless it tests one argument twice:
@@ -32,6 +32,7 @@ struct ward_import_opts {
 	const char *source;   /* the profile's path: messages, header, name */
 	const char **incdirs; /* -I: where `use groups;` is found */
 	size_t nincdirs;
+	uint64_t caps; /* capabilities the container keeps (bit = number) */
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "driver.h"
 #include "pool.h"
 #include "rules_meaning.h"
+#include "syscalls.h"
 
 #include <errno.h>
 #include <seccomp.h>
@@ -94,7 +95,6 @@ struct im {
 	struct ward_notes *warn;
 	struct ward_notes skipped; /* header lines: what was left out */
 	ward_err *err;
-	uint32_t scmp_arch;
 
 	struct ward_action dflt;
 	const char *dflt_mapped;
@@ -498,8 +498,27 @@ static bool list_has(const struct jnode *l, uint32_t arch)
 	return false;
 }
 
-/* Whether includes/excludes let the entry apply to a container without
- * capabilities on the target; *why says why not. */
+/* The capabilities of list l that the container keeps (kept: true) or
+ * does not keep (kept: false), as "CAP_A, CAP_B"; "" if none. An unknown
+ * name is never kept. */
+static const char *caps_in(struct im *im, const struct jnode *l, bool kept)
+{
+	const char *s = "";
+
+	for (const struct jnode *c = l ? l->first : NULL; c; c = c->next) {
+		int nr = c->kind == J_STR ? ward_cap_lookup(c->s) : -1;
+		bool has = nr >= 0 && nr < 64 && ((im->o->caps >> nr) & 1);
+		if (has == kept)
+			s = ward_pool_printf(im->pool, "%s%s%s", s,
+					     *s ? ", " : "", c->s);
+	}
+	return s;
+}
+
+/* Whether includes/excludes let the entry apply to the container (its
+ * capabilities, the target), as a runtime decides: includes.caps needs
+ * every capability listed, excludes.caps rules the entry out when any is
+ * kept; *why says why not. */
 static int applies(struct im *im, const struct jnode *e, const char **why)
 {
 	static const char *const keys[] = {"caps", "arches", "minKernel", NULL};
@@ -518,6 +537,7 @@ static int applies(struct im *im, const struct jnode *e, const char **why)
 		al = str_list(im, arches, "arches");
 		if (!caps || !al)
 			return -1;
+		caps = caps_in(im, get(inc, "caps"), false);
 		if (*caps)
 			*why = ward_pool_printf(im->pool,
 						"needs %s, which the policy "
@@ -529,6 +549,7 @@ static int applies(struct im *im, const struct jnode *e, const char **why)
 	if (!is_null(exc) && !*why) {
 		const struct jnode *arches;
 		const char *al;
+		const char *caps;
 
 		if (want(im, exc, J_MAP, "`excludes`") < 0)
 			return -1;
@@ -537,8 +558,14 @@ static int applies(struct im *im, const struct jnode *e, const char **why)
 		al = str_list(im, arches, "arches");
 		if (!al || !str_list(im, get(exc, "caps"), "caps"))
 			return -1;
+		caps = caps_in(im, get(exc, "caps"), true);
 		if (list_has(arches, im->o->arch))
 			*why = ward_pool_printf(im->pool, "not for %s", al);
+		else if (*caps)
+			*why = ward_pool_printf(im->pool,
+						"not with %s, which the policy "
+						"keeps",
+						caps);
 		else if (!is_null(get(exc, "minKernel")))
 			*why = "excluded from current kernels (minKernel)";
 	}
@@ -877,20 +904,20 @@ static int resolve(struct im *im)
 		}
 		for (size_t k = 0; k < e->nnames; k++) {
 			const char *name = e->names[k];
-			int nr = seccomp_syscall_resolve_name_arch(
-			    im->scmp_arch, name);
+			int32_t nr;
+			enum ward_sys_status st =
+			    ward_sys_lookup(name, im->o->arch, &nr);
 			struct sys *s;
 			const struct use *last;
 
-			if (nr == __NR_SCMP_ERROR || nr >= MAX_NR) {
+			if (st == WARD_SYS_UNKNOWN ||
+			    (st == WARD_SYS_OK && nr >= MAX_NR)) {
 				drop(im, e, name, e->name_at[k], true,
 				     "unknown syscall, skipped");
 				continue;
 			}
-			if (nr < 0) {
-				bool elsewhere =
-				    seccomp_syscall_resolve_name_arch(
-					other, name) >= 0;
+			if (st == WARD_SYS_NOT_ON_TARGET) {
+				bool elsewhere = ward_sys_nr(other, name) >= 0;
 				drop(im, e, name, e->name_at[k], false,
 				     elsewhere ? "not a syscall of the target"
 					       : "a syscall of another "
@@ -1326,6 +1353,22 @@ static const char *policy_name(struct im *im)
 	return s;
 }
 
+/* The capabilities kept, "CAP_A, CAP_B". */
+static const char *caps_text(struct im *im)
+{
+	const char *s = "";
+
+	for (int c = 0; c < 64; c++) {
+		const char *n = ward_cap_name(c);
+		if (!((im->o->caps >> c) & 1))
+			continue;
+		s = ward_pool_printf(
+		    im->pool, "%s%s%s", s, *s ? ", " : "",
+		    n ? n : ward_pool_printf(im->pool, "CAP_%d", c));
+	}
+	return s;
+}
+
 static void header(struct im *im, FILE *out)
 {
 	const char *const *a;
@@ -1345,12 +1388,16 @@ static void header(struct im *im, FILE *out)
 		im->o->arch == WARD_ARCH_X86_64 ? " and of the x32 ABI" : "");
 	if (im->dflt_mapped)
 		fprintf(out, "# The default action: %s.\n", im->dflt_mapped);
-	fputs("# Entries are read as a runtime applies them for a container "
-	      "that keeps\n"
-	      "# no capabilities. Only the syscall filter comes from the "
-	      "profile: add\n"
-	      "# the filesystem, identity and limits (`use base;` gives a "
-	      "root filesystem).\n"
+	fprintf(out,
+		"# Entries are read as a runtime applies them for a container "
+		"that keeps\n"
+		"# %s.\n",
+		im->o->caps ? ward_pool_printf(im->pool, "the capabilities %s",
+					       caps_text(im))
+			    : "no capabilities");
+	fputs("# Only the syscall filter comes from the profile: add the "
+	      "filesystem,\n"
+	      "# identity and limits (`use base;` gives a root filesystem).\n"
 	      "# Without a `net` section the sandbox has no network, and "
 	      "socket() is\n"
 	      "# refused for every family but AF_UNIX, whatever the rules "
@@ -1390,6 +1437,8 @@ static int write_policy(struct im *im, char **text)
 	fprintf(f, "ward 1;\npolicy %s;\n", policy_name(im));
 	if (any_group)
 		fputs("use groups;\n", f);
+	if (im->o->caps)
+		fprintf(f, "\nidentity { capabilities %s; }\n", caps_text(im));
 	fprintf(f, "\nsyscalls default %s {\n%s}\n", action_text(im, im->dflt),
 		body);
 	free(body);
@@ -1412,7 +1461,6 @@ int ward_import_docker(const char *json, size_t len,
 	    .warn = warnings,
 	    .skipped = {.pool = pool},
 	    .err = err,
-	    .scmp_arch = o->arch,
 	};
 	const struct jnode *root;
 	int rc = -1;

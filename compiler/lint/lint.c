@@ -10,9 +10,9 @@
 
 #include "sha256.h"
 #include "source.h"
+#include "syscalls.h"
 
 #include <limits.h>
-#include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,13 +274,10 @@ static int cmp_cost(const void *pa, const void *pb)
 
 bool lint_rule_applies(const struct lint_rule *r, uint32_t arch)
 {
-	uint32_t scmp;
-
 	if (!arch || !r->syscalls)
 		return true;
-	scmp = arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64 : SCMP_ARCH_X86_64;
 	for (const char *const *n = r->syscalls; *n; n++)
-		if (seccomp_syscall_resolve_name_arch(scmp, *n) >= 0)
+		if (ward_sys_nr(arch, *n) >= 0)
 			return true;
 	return false;
 }

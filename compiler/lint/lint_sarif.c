@@ -82,6 +82,36 @@ static struct doc *rule_doc(struct ward_pool *pl, const struct lint_rule *r)
 	return d;
 }
 
+/*
+ * A file name as the path of an RFC 3986 URI reference: every byte but
+ * the unreserved characters (ALPHA DIGIT - . _ ~) and `/` percent-encoded,
+ * upper-case, so `my policy#1.ward` is `my%20policy%231.ward` and a name
+ * that is not UTF-8 keeps its bytes (%FF) in pure ASCII. Encoding `:` too
+ * keeps a relative name from reading as a scheme (RFC 3986 4.2).
+ */
+static const char *uri_path(struct ward_pool *pl, const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path);
+	char *out = ward_pool_alloc(pl, 3 * n + 1);
+	char *o = out;
+
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		bool plain = (*c >= 'A' && *c <= 'Z') ||
+			     (*c >= 'a' && *c <= 'z') ||
+			     (*c >= '0' && *c <= '9') || strchr("-._~/", *c);
+		if (plain) {
+			*o++ = (char)*c;
+			continue;
+		}
+		*o++ = '%';
+		*o++ = hex[*c >> 4];
+		*o++ = hex[*c & 15];
+	}
+	*o = 0;
+	return out;
+}
+
 static struct doc *location(struct ward_pool *pl, const char *path,
 			    struct ward_loc loc)
 {
@@ -94,10 +124,11 @@ static struct doc *location(struct ward_pool *pl, const char *path,
 	uint32_t end_col;
 
 	if (path[0] == '/') {
-		doc_set_str(pl, art, "uri",
-			    ward_pool_printf(pl, "file://%s", path));
+		doc_set_str(
+		    pl, art, "uri",
+		    ward_pool_printf(pl, "file://%s", uri_path(pl, path)));
 	} else {
-		doc_set_str(pl, art, "uri", path);
+		doc_set_str(pl, art, "uri", uri_path(pl, path));
 		doc_set_str(pl, art, "uriBaseId", "%SRCROOT%");
 	}
 	reg = doc_add(phys, "region", doc_map(pl));

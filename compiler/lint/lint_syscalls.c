@@ -10,8 +10,8 @@
  */
 #include "consts.h"
 #include "lint_internal.h"
+#include "syscalls.h"
 
-#include <seccomp.h>
 #include <string.h>
 
 enum how { NOT_ALLOWED, BY_DEFAULT, BY_RULE, WHEN };
@@ -36,13 +36,9 @@ static bool default_allows(const struct lint_ctx *c)
 static const struct ward_syscall_rule *
 find_rule(const struct lint_ctx *c, const char *name, int32_t *nr, size_t *idx)
 {
-	uint32_t arch = c->p->arch == WARD_ARCH_AARCH64 ? SCMP_ARCH_AARCH64
-							: SCMP_ARCH_X86_64;
 	const struct ward_rules *rs;
 
-	*nr = seccomp_syscall_resolve_name_arch(arch, name);
-	if (*nr < 0)
-		*nr = -1;
+	*nr = ward_sys_nr(c->p->arch, name);
 	rs = &c->p->rules;
 	for (size_t i = 0; *nr >= 0 && i < rs->nsyscalls; i++)
 		if (rs->syscalls[i].nr == *nr) {

@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/export/run.sh: the `wardc export` and `wardc import` command lines
-# (exit codes, -o, what goes to stderr), then the crun test
-# (tests/e2e/export_crun.sh). The libraries are tested by
+# (exit codes, -o, what goes to stderr), then the runtimes' tests
+# (tests/e2e/export_crun.sh, export_runtimes.sh). The libraries are tested by
 # tests/unit/test_export.c and test_import.c.
 #
 # One line per test: PASS name / FAIL name: why. Exit 1 if any failed.
@@ -81,6 +81,71 @@ expect import 0 "$WARDC" import tests/export/default-deny.json \
 	"$WARDC" check "$tmp/imported.ward" 2>/dev/null &&
 	pass import
 
+# --bundle: the command line
+expect bundle-no-program 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
+	tests/export/crun.ward &&
+	grep -q 'give the program after --' "$tmp/err" && [ ! -e "$tmp/b1" ] &&
+	pass bundle-no-program
+expect bundle-not-k8s 2 "$WARDC" export --format k8s --bundle "$tmp/b1" \
+	tests/export/crun.ward -- /probe &&
+	grep -q 'are for --format oci' "$tmp/err" && pass bundle-not-k8s
+expect bundle-no-o 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
+	-o "$tmp/x.json" tests/export/crun.ward -- /probe &&
+	grep -q 'no -o' "$tmp/err" && pass bundle-no-o
+expect program-without-bundle 2 "$WARDC" export --format oci \
+	tests/export/crun.ward -- /probe &&
+	grep -q 'is for --bundle' "$tmp/err" && pass program-without-bundle
+expect bundle-bad-slot 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
+	--slot nope=/tmp stdlib-policies/python.ward -- /probe &&
+	grep -q "the policy has no slot of that name" "$tmp/err" && [ ! -e "$tmp/b1" ] &&
+	pass bundle-bad-slot
+expect bundle 0 "$WARDC" export --format oci --bundle "$tmp/b2" \
+	stdlib-policies/python.ward -- /usr/bin/python3 -c 'print(1)' &&
+	jq -e '.process.args == ["/usr/bin/python3", "-c", "print(1)"] and
+	       .root.path == "rootfs" and
+	       ([.mounts[] | select(.destination == "/input")][0].source |
+	        endswith("/slots/input"))' "$tmp/b2/config.json" >/dev/null &&
+	[ -f "$tmp/b2/rootfs/etc/ld.so.cache" ] && [ ! -s "$tmp/b2/rootfs/etc/ld.so.cache" ] &&
+	[ -d "$tmp/b2/rootfs/usr" ] && [ "$(readlink "$tmp/b2/rootfs/bin")" = usr/bin ] &&
+	grep -q '^sandbox:x:1000:' "$tmp/b2/rootfs/etc/passwd" &&
+	[ -d "$tmp/b2/slots/output" ] && pass bundle
+expect bundle-twice 2 "$WARDC" export --format oci --bundle "$tmp/b2" \
+	stdlib-policies/python.ward -- /probe &&
+	grep -q 'holds a bundle already' "$tmp/err" && pass bundle-twice
+
+# The SeccompProfile of every stdlib profile (and the sample) against the
+# Security Profiles Operator's CRD, in both layouts
+for layout in cluster namespaced; do
+	mkdir -p "$tmp/spo-$layout"
+	for p in stdlib-policies/*.ward tests/export/sample.ward; do
+		grep -q '^policy ' "$p" || continue
+		"$WARDC" export --format k8s --spo-layout "$layout" "$p" \
+			-o "$tmp/spo-$layout/$(basename "$p" .ward).yaml" 2>/dev/null ||
+			fail "spo-$layout/$p" "wardc export failed"
+	done
+	python3 tests/export/validate_spo.py \
+		tests/export/upstream/spo-seccompprofile-crd.yaml "$layout" \
+		"$tmp/spo-$layout"/*.yaml >"$tmp/spo.out" 2>&1
+	rc=$?
+	sed 's/^\(PASS\|FAIL\) /\1 export\//' "$tmp/spo.out"
+	[ "$rc" -eq 0 ] || failed=1
+done
+expect spo-layout-bad 2 "$WARDC" export --format k8s --spo-layout v1beta1 \
+	tests/export/sample.ward &&
+	grep -qx 'wardc export: --spo-layout takes cluster or namespaced' \
+		"$tmp/err" && pass spo-layout-bad
+
+# Docker's and Podman's default profiles: what the imported policies give
+# each syscall, for no capabilities and for the runtime's default set, on
+# both targets, against the profiles read on their own (the newest
+# syscalls, which libseccomp 2.5.4 cannot name, included)
+python3 tests/export/import_defaults.py "$WARDC" "$top" >"$tmp/defaults" 2>&1
+rc=$?
+sed 's/^\(PASS\|FAIL\) /\1 export\//' "$tmp/defaults"
+grep -q '^FAIL' "$tmp/defaults" && failed=1
+[ "$rc" -eq 0 ] || grep -q '^FAIL' "$tmp/defaults" ||
+	fail import-defaults "import_defaults.py exited $rc"
+
 printf '{"defaultAction": 1}' >"$tmp/bad.json"
 expect import-bad 1 "$WARDC" import "$tmp/bad.json" &&
 	grep -qx "wardc import: error: $tmp/bad.json:1:19: an action must be a string" \
@@ -89,6 +154,8 @@ expect import-bad 1 "$WARDC" import "$tmp/bad.json" &&
 expect import-missing 2 "$WARDC" import "$tmp/none.json" &&
 	pass import-missing
 
-# the consumer: crun
+# the consumers: crun on a config of the caller's; crun and runc on the
+# bundles of every stdlib profile as wardc writes them
 sh tests/e2e/export_crun.sh || failed=1
+sh tests/e2e/export_runtimes.sh || failed=1
 exit $failed

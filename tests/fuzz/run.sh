@@ -61,6 +61,12 @@ generate() {
 			>"$gen/consts_table.c.tmp" &&
 			mv "$gen/consts_table.c.tmp" "$gen/consts_table.c"
 	fi
+	if [ ! -f "$gen/syscall_table.c" ] ||
+		[ common/syscalls.tsv -nt "$gen/syscall_table.c" ]; then
+		sh tools/gen-syscall-table.sh common/syscalls.tsv \
+			>"$gen/syscall_table.c.tmp" &&
+			mv "$gen/syscall_table.c.tmp" "$gen/syscall_table.c"
+	fi
 }
 
 sources_of() { # TARGET: the library sources it links
@@ -74,6 +80,7 @@ sources_of() { # TARGET: the library sources it links
 		compiler)
 			ls compiler/*/*.c | grep -v '^compiler/cli/wardc\.c$'
 			[ -f "$gen/consts_table.c" ] && echo "$gen/consts_table.c"
+			echo "$gen/syscall_table.c"
 			;;
 		launcher)
 			ls launcher/*/*.c | grep -v '^launcher/supervisor/main\.c$'

@@ -15,7 +15,10 @@
 #  - the text output of a few cases, byte for byte (golden/NAME.out);
 #  - the SARIF of every case together: the fields code scanning needs
 #    (test_lint.c checks one report field by field, in C);
-#  - -o writes what stdout would have shown.
+#  - -o writes what stdout would have shown;
+#  - SARIF's URIs for file names with spaces, `#`, `:` and bytes that are
+#    not UTF-8: RFC 3986 references that decode to the name, and nothing
+#    for Sarif.Multitool's SARIF and GitHub rules when it is installed.
 #
 #   sh tests/lint/run.sh             run everything
 #   UPDATE=1 sh tests/lint/run.sh    rewrite golden/*.out and the rules
@@ -305,5 +308,49 @@ EOF
 		pass "non-utf8-name/$fmt"
 	fi
 done
+
+# ------------------------------------------- URIs for any file name
+# SARIF's artifact URIs are RFC 3986 URI references: a space, `#`, `:`
+# or a byte that is not UTF-8 in a file name is percent-encoded, and the
+# URI decodes to the name's bytes. Sarif.Multitool (npm
+# @microsoft/sarif-multitool; `make sarif-multitool` installs it under
+# build/) then checks the logs with its SARIF and GitHub rules.
+mkdir -p "$tmp/names"
+multitool=${SARIF_MULTITOOL:-$top/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool}
+n=0
+for name in 'my policy#1.ward' "$(printf 'p\377 #:x.ward')"; do
+	n=$((n + 1))
+	cp supp-multi.ward "$tmp/names/$name"
+	(cd "$tmp/names" && lint --format sarif "$name") >"$tmp/uri$n.sarif" 2>/dev/null
+	if ! why=$(python3 "$here/check_uris.py" "$tmp/uri$n.sarif" "$name" 2>&1); then
+		fail "sarif-uri/$n" "$why"
+	else
+		pass "sarif-uri/$n ($why)"
+	fi
+	if [ -x "$multitool" ]; then
+		rm -f "$tmp/mt$n.sarif"
+		"$multitool" validate --rule-kind 'Sarif;Gh' -o "$tmp/mt$n.sarif" \
+			"$tmp/uri$n.sarif" >/dev/null 2>&1
+		found=$(python3 "$here/check_uris.py" --multitool "$tmp/mt$n.sarif" 2>&1)
+		if [ $? -eq 0 ]; then
+			pass "sarif-multitool/$n (SARIF and GitHub rules: nothing to say)"
+		else
+			fail "sarif-multitool/$n" "$found"
+		fi
+	else
+		echo "SKIP lint/sarif-multitool/$n: no $multitool (make sarif-multitool)"
+	fi
+done
+# and the log of every case together
+if [ -x "$multitool" ]; then
+	rm -f "$tmp/mt-all.sarif"
+	"$multitool" validate --rule-kind 'Sarif;Gh' -o "$tmp/mt-all.sarif" \
+		"$tmp/all.sarif" >/dev/null 2>&1
+	if found=$(python3 "$here/check_uris.py" --multitool "$tmp/mt-all.sarif" 2>&1); then
+		pass "sarif-multitool/all-cases (SARIF and GitHub rules: nothing to say)"
+	else
+		fail sarif-multitool/all-cases "$found"
+	fi
+fi
 
 [ "$fails" -eq 0 ]

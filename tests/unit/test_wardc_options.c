@@ -27,13 +27,14 @@ static const struct {
     {"constants", ""},
     {"args", ""},
     {"lint", "--format --list-rules --threshold -o"},
-    {"export", "--format -o"},
-    {"import", "-o"},
+    {"export", "--allow-runtime-init --bundle --format --slot --spo-layout -o"},
+    {"import", "--capabilities -o"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
-    "--bpf --check --format --list-rules --queue --retries --threshold -o -w";
+    "--allow-runtime-init --bpf --bundle --capabilities --check --format "
+    "--list-rules --queue --retries --slot --spo-layout --threshold -o -w";
 
 static bool has_word(const char *list, const char *w)
 {
@@ -146,12 +147,13 @@ static void test_help_lists_exactly_its_options(void **state)
 static int parse(const char *cmd, const char *const *args, struct wardc_args *a,
 		 ward_err *err)
 {
-	static const char *files[16], *incdirs[16];
+	static const char *files[16], *incdirs[16], *slots[16];
 	char *argv[16] = {"wardc", (char *)cmd};
 	int argc = 2;
 
 	memset(a, 0, sizeof(*a));
 	a->files = files;
+	a->slots = slots;
 	a->opts.incdirs = incdirs;
 	a->out_format = "text";
 	while (*args)
