@@ -177,7 +177,8 @@ sarif-multitool:
 # Debian mirror (tests/fresh). npm: Debian's is a package of its own;
 # NodeSource's nodejs carries one and conflicts with it, so it is asked
 # for only when there is none. Failing here only makes the lint suite's
-# Sarif.Multitool checks SKIP, which it says.
+# Sarif.Multitool checks SKIP, which it says (and a registry that does not
+# answer costs at most 5 minutes).
 deps-sarif:
 	@SUDO=; [ "$$(id -u)" = 0 ] || SUDO=sudo; \
 	dpkg-query -W -f='$${Status}\n' libicu72 2>/dev/null | grep -q '^install ok installed$$' || \
@@ -186,7 +187,7 @@ deps-sarif:
 		$$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm >/dev/null || true; \
 	if [ ! -x $(SARIF_MULTITOOL_BIN) ]; then \
 		echo "deps-sarif: installing Sarif.Multitool $(SARIF_MULTITOOL_VERSION) (npm)"; \
-		$(MAKE) --no-print-directory sarif-multitool || \
+		timeout 300 $(MAKE) --no-print-directory sarif-multitool || \
 			echo "deps-sarif: Sarif.Multitool not installed: the lint suite's checks with it SKIP"; \
 	fi
 
