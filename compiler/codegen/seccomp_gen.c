@@ -27,12 +27,14 @@
 #include "bpf_info.h"
 #include "rules_meaning.h"
 
-/* The markers' return values: TRACE with the checked syscall's index;
- * the last index marks the policy's `kill` (see scmp_action). */
-#define MARKER(k)   (SECCOMP_RET_TRACE | (k))
-#define KILL_MARKER SECCOMP_RET_DATA
-#define MAX_MARKERS SECCOMP_RET_DATA
-#define ERRNO_MAX   4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
+/* The markers' return values: TRACE with the checked syscall's index
+ * below 0x8000; from 0x8000 up, a return the broker answers (a `kill`, a
+ * recorded refusal, a brokered call: see scmp_action), whose data bits
+ * (policy.h, below 0x8000) are the rest of the marker. */
+#define MARKER(k)	    (SECCOMP_RET_TRACE | (k))
+#define NOTIFY_MARKER(data) (0x8000u | (data))
+#define MAX_MARKERS	    0x8000u
+#define ERRNO_MAX	    4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
 
 static void scmp_releasep(scmp_filter_ctx *ctx)
 {
@@ -48,6 +50,16 @@ static void bpf_buf_freep(struct ward_bpf_buf *b)
 
 static uint32_t scmp_action(const struct ward_action *a)
 {
+	/* A `kill`, a recorded refusal or a brokered call is a user
+	 * notification that the launcher's broker answers (docs/spec.md
+	 * 4.6): a kill by killing the sandbox and naming the syscall.
+	 * libseccomp gets a marker, replaced by splice(): its own
+	 * SCMP_ACT_NOTIFY would probe the compiling host's kernel, and a
+	 * compile must not depend on it. The bad-architecture action stays
+	 * KILL_PROCESS. */
+	if (ward_action_notifies(a))
+		return SCMP_ACT_TRACE(
+		    NOTIFY_MARKER(ward_action_notify_data(a)));
 	switch (a->kind) {
 	case WARD_ACT_ALLOW:
 		return SCMP_ACT_ALLOW;
@@ -58,13 +70,7 @@ static uint32_t scmp_action(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SCMP_ACT_TRAP;
 	default:
-		/* A `kill` is a user notification that the launcher's
-		 * supervisor answers by killing the sandbox and naming the
-		 * syscall (docs/spec.md part 4). libseccomp gets a marker,
-		 * replaced by splice(): its own SCMP_ACT_NOTIFY would probe
-		 * the compiling host's kernel, and a compile must not depend
-		 * on it. The bad-architecture action stays KILL_PROCESS. */
-		return SCMP_ACT_TRACE(KILL_MARKER);
+		return SCMP_ACT_KILL_PROCESS; /* not reached: a kill notifies */
 	}
 }
 
@@ -78,6 +84,12 @@ static int check_action(const struct ward_action *a, const char *what,
 	    (a->errno_nr < 1 || a->errno_nr > ERRNO_MAX))
 		return ward_fail(err, 0, "seccomp: %s: errno %u outside 1..%u",
 				 what, a->errno_nr, ERRNO_MAX);
+	if (a->via > WARD_NOTIFY_MAX ||
+	    (a->via &&
+	     a->kind != (a->via <= WARD_VIA_RECORD_NET ? WARD_ACT_ERRNO
+						       : WARD_ACT_ALLOW)))
+		return ward_fail(err, 0, "seccomp: %s: action %u via %u", what,
+				 a->kind, a->via);
 	return 0;
 }
 
@@ -269,8 +281,8 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 		    (f->k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRACE)
 			continue;
 		k = f->k & SECCOMP_RET_DATA;
-		if (k == KILL_MARKER) {
-			f->k = SECCOMP_RET_USER_NOTIF;
+		if (k >= MAX_MARKERS) {
+			f->k = SECCOMP_RET_USER_NOTIF | (k & ~MAX_MARKERS);
 			continue;
 		}
 		if (k >= nchecked)
@@ -357,14 +369,27 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 	return 0;
 }
 
-bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns)
+/* Does a return of the program notify, with data bits matching mask? */
+static bool notifies(const struct sock_filter *insns, uint32_t ninsns,
+		     uint32_t mask)
 {
 	for (uint32_t i = 0; i < ninsns; i++)
 		if (insns[i].code == (BPF_RET | BPF_K) &&
 		    (insns[i].k & SECCOMP_RET_ACTION_FULL) ==
-			SECCOMP_RET_USER_NOTIF)
+			SECCOMP_RET_USER_NOTIF &&
+		    (!mask || (insns[i].k & mask)))
 			return true;
 	return false;
+}
+
+bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns)
+{
+	return notifies(insns, ninsns, 0);
+}
+
+bool ward_seccomp_answers(const struct sock_filter *insns, uint32_t ninsns)
+{
+	return notifies(insns, ninsns, SECCOMP_RET_DATA);
 }
 
 int ward_seccomp_compile(const struct ward_rules *rules, uint32_t arch,

@@ -316,15 +316,11 @@ struct checker {
 static void check(struct checker *c, int32_t nr, const char *name,
 		  const uint64_t args[6])
 {
-	uint32_t want = rules_eval(c->r, nr, args);
-	/* ward's own program answers `kill` with a notification for its
-	 * supervisor; a runtime has none: the export kills the process */
-	if (want == SECCOMP_RET_USER_NOTIF)
-		want = SECCOMP_RET_KILL_PROCESS;
-	/* ward's `kill` is a notification its supervisor answers; an
-	 * exported profile has no supervisor: the kernel kills */
-	if (want == SECCOMP_RET_USER_NOTIF)
-		want = SECCOMP_RET_KILL_PROCESS;
+	/* ward's own program answers `kill`, recorded refusals and the
+	 * socket broker's calls with a notification for its broker; a
+	 * runtime has none: the export kills, refuses with the errno,
+	 * allows */
+	uint32_t want = rules_eval_answer(rules_eval(c->r, nr, args));
 	unsigned matches;
 	uint32_t got = read_entries(c->x, c->ix, nr, args, &matches);
 	c->calls++;
