@@ -40,10 +40,10 @@
 #include <cmocka.h>
 
 #include "blob_read.h"
+#include "bpf_run.h"
 #include "driver.h"
 #include "import.h"
 #include "policy.h"
-#include "tests/oracle/bpf_interp.h"
 #include "tests/oracle/random_rules.h"
 #include "tests/oracle/rules_eval.h"
 
@@ -384,7 +384,7 @@ static uint32_t run(const struct sock_filter *p, uint32_t n, uint32_t arch,
 	struct seccomp_data d = {.nr = nr, .arch = arch};
 	int fault;
 	memcpy(d.args, args, sizeof(d.args));
-	uint32_t r = bpf_interp_run(p, n, &d, &fault, NULL);
+	uint32_t r = ward_bpf_run(p, n, &d, &fault, NULL);
 	return fault ? 0xdeadbeef : r;
 }
 

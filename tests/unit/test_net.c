@@ -1009,20 +1009,34 @@ static void denial_str(void **state)
 static void check_host(void **state)
 {
 	struct ward_net net = {.mode = WARD_NET_NONE};
+	struct ward_net_prog prog = {0};
+	const uint32_t broker = WARD_REQ_NET_BROKER;
 	ward_err err = {0};
 
 	(void)state;
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOTLESS, &err),
+	assert_int_equal(ward_net_check_host(&net, 0, WARD_MODE_ROOTLESS, &err),
 			 0);
 	net.mode = WARD_NET_ALLOWLIST;
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOTLESS, &err),
+	/* an older wardc's: no broker, or no programs */
+	assert_int_equal(
+	    ward_net_check_host(&net, broker, WARD_MODE_ROOT, &err), -1);
+	assert_non_null(strstr(err.msg, "compile it again"));
+	net.bpf.progs = &prog;
+	net.bpf.nprogs = 1;
+	assert_int_equal(ward_net_check_host(&net, 0, WARD_MODE_ROOT, &err),
 			 -1);
-	assert_non_null(strstr(err.msg, "needs CAP_BPF and CAP_NET_ADMIN in "
-					"the initial user namespace: run ward "
-					"as root, or give the policy `net "
-					"none`"));
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOT, &err), -1);
-	assert_non_null(strstr(err.msg, "no eBPF programs to enforce it"));
+	assert_non_null(strstr(err.msg, "compile it again"));
+	/* the broker alone: rootless too */
+	assert_int_equal(
+	    ward_net_check_host(&net, broker, WARD_MODE_ROOTLESS, &err), 0);
+	/* what needs the programs beside it: root */
+	assert_int_equal(ward_net_check_host(&net, broker | WARD_REQ_NET_BPF,
+					     WARD_MODE_ROOTLESS, &err),
+			 -1);
+	assert_non_null(strstr(err.msg, "CAP_BPF and CAP_NET_ADMIN"));
+	assert_int_equal(ward_net_check_host(&net, broker | WARD_REQ_NET_BPF,
+					     WARD_MODE_ROOT, &err),
+			 0);
 }
 
 static void setup_needs_cgroup(void **state)

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fdpass.c: one descriptor over a unix socket (SCM_RIGHTS): how init hands
- * the target's seccomp listener to the supervisor (fdpass.h).
+ * fdpass.c: see fdpass.h.
  */
 #include "fdpass.h"
 
@@ -31,10 +30,9 @@ int ward_send_fd(int sock, int fd)
 	return sendmsg(sock, &mh, MSG_NOSIGNAL) == 1 ? 0 : -1;
 }
 
-int ward_recv_fd(int sock)
+int ward_recv_byte_fd(int sock, char *byte, int *fd)
 {
-	char data;
-	struct iovec iov = {&data, 1};
+	struct iovec iov = {byte, 1};
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -44,14 +42,25 @@ int ward_recv_fd(int sock)
 			    .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf)};
 	struct cmsghdr *c;
-	int fd = -1;
+	ssize_t n;
 
-	if (recvmsg(sock, &mh, MSG_CMSG_CLOEXEC) != 1)
-		return -1;
+	*fd = -1;
+	n = recvmsg(sock, &mh, MSG_CMSG_CLOEXEC);
+	if (n <= 0)
+		return n == 0 ? 0 : -1;
 	c = CMSG_FIRSTHDR(&mh);
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+	if (c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+	    c->cmsg_len == CMSG_LEN(sizeof(int)))
+		memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return 1;
+}
+
+int ward_recv_fd(int sock)
+{
+	char data = 0;
+	int fd;
+
+	if (ward_recv_byte_fd(sock, &data, &fd) != 1)
 		return -1;
-	memcpy(&fd, CMSG_DATA(c), sizeof(int));
 	return fd;
 }
