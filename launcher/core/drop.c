@@ -23,14 +23,36 @@
  * ptrace, no kill, no namespace, no change of ids. Anything else fails
  * with EPERM (not a kill: a refusal is an error the code reports). */
 static const int allowed[] = {
-    WARD_SYSCALLS_BASE, SYS_pread64, SYS_pwrite64,  SYS_fstatfs,
-    SYS_getdents64,	SYS_mkdirat, SYS_unlinkat,  SYS_renameat2,
-    SYS_readlinkat,	SYS_fchmod,  SYS_fchmodat,  SYS_faccessat,
-    SYS_faccessat2,	SYS_fsync,   SYS_fdatasync, SYS_ftruncate,
+    WARD_SYSCALLS_BASE,
+    SYS_pread64,
+    SYS_pwrite64,
+    SYS_fstatfs,
+    SYS_getdents64,
+    SYS_mkdirat,
+    SYS_unlinkat,
+    SYS_renameat2,
+    SYS_readlinkat,
+    SYS_fchmod,
+    SYS_fchmodat,
+    SYS_utimensat, /* a copy keeps the modification time (treecopy.h) */
+    SYS_faccessat,
+    SYS_faccessat2,
+    SYS_fsync,
+    SYS_fdatasync,
+    SYS_ftruncate,
     SYS_flock,
+    SYS_recvmsg, /* init's writable mounts, by SCM_RIGHTS (slotfs.c) */
+    SYS_symlinkat,
+    SYS_statfs,
 #ifdef SYS_poll /* x86_64; aarch64 has only ppoll */
-    SYS_poll,		SYS_chmod,   SYS_dup2,	    SYS_renameat,
-    SYS_stat,		SYS_lstat,   SYS_open,	    SYS_access,
+    SYS_poll,
+    SYS_chmod,
+    SYS_dup2,
+    SYS_renameat,
+    SYS_stat,
+    SYS_lstat,
+    SYS_open,
+    SYS_access,
 #endif
 };
 

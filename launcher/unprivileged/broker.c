@@ -247,7 +247,7 @@ static bool serve(struct ward_broker *b)
 			char byte;
 			int fd;
 
-			if (ward_recv_byte_fd(b->sup, &byte, &fd) <= 0)
+			if (ward_recv_msg(b->sup, &byte, 1, &fd) <= 0)
 				return false;
 			if (byte == WARD_S_LISTENER && fd >= 0 &&
 			    b->listener < 0)
@@ -292,7 +292,7 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
 	/* In its cgroup (root mode) before it makes any socket. */
-	if (ward_recv_byte_fd(b.sup, &byte, &fd) <= 0 || byte != WARD_S_GO)
+	if (ward_recv_msg(b.sup, &byte, 1, &fd) <= 0 || byte != WARD_S_GO)
 		return 1;
 	if (fd >= 0)
 		close(fd);

@@ -15,6 +15,7 @@
 #include "json.h"
 #include "output.h"
 #include "policy.h"
+#include "slotfs.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -58,7 +59,9 @@ struct ward_report {
 	/* The output channel (channel.h): workspace, file diff, export;
 	 * NULL: all three null. */
 	const struct ward_channel *channel;
-	const struct ward_workspace *ws; /* NULL: no workspace */
+	const struct ward_workspace *ws;  /* NULL: no workspace */
+	const struct ward_slotfs *mounts; /* the writable mounts, measured */
+	size_t nmounts;
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);

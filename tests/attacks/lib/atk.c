@@ -785,6 +785,15 @@ int main(int argc, char **argv)
 				usleep(100000);
 			say(c, access(a1, F_OK));
 			i += 2;
+		} else if (!strcmp(c, "waitline")) { /* SECS: a line on stdin */
+			struct pollfd w = {0, POLLIN, 0};
+			char line[64];
+
+			say(c, poll(&w, 1, atoi(a1) * 1000) == 1 &&
+				       read(0, line, sizeof(line)) > 0
+				   ? 0
+				   : -1);
+			i++;
 		} else if (!strcmp(c,
 				   "pidfile")) { /* PATH: kill the pid in it */
 			FILE *f = fopen(a1, "r");
