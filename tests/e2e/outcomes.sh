@@ -101,3 +101,29 @@ for m in root rootless; do
 		fail "$m/outcomes-slot-is-a-tmpfs-copied-back" "$(head -c 300 "$T/so" | tr '\n' '|'); $(ls "$T/out" | tr '\n' ' '); $why"
 	fi
 done
+
+# Rootless, a read-write slot the caller cannot write is refused before
+# anything runs, with the fix in the message; the directory is untouched.
+rm -rf "$T/ro" && mkdir -p "$T/ro" && chmod 755 "$T/ro" && echo x >"$T/ro/keep"
+timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$WARD" \
+	--slot out="$T/ro" "$T/p.wardb" -- /bin/sh -c 'echo ran; echo y >/out/new' \
+	>"$T/so" 2>"$T/se"
+rc=$?
+if [ "$rc" != 0 ] && [ "$rc" != 124 ] && ! grep -q ran "$T/so" &&
+	grep -q 'cannot write' "$T/se" && grep -q 'chown 65534:65534' "$T/se" &&
+	[ "$(ls "$T/ro")" = keep ]; then
+	pass "rootless/outcomes-unwritable-slot-refused"
+else
+	fail "rootless/outcomes-unwritable-slot-refused" "rc=$rc $(head -c 300 "$T/se" | tr '\n' '|') $(ls "$T/ro" | tr '\n' ' ')"
+fi
+# control: the same directory given to that user is accepted and written
+chown -R 65534:65534 "$T/ro"
+timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$WARD" \
+	--slot out="$T/ro" "$T/p.wardb" -- /bin/sh -c 'echo y >/out/new' \
+	>"$T/so" 2>"$T/se"
+rc=$?
+if [ "$rc" = 0 ] && [ "$(cat "$T/ro/new" 2>/dev/null)" = y ]; then
+	pass "rootless/outcomes-writable-slot-control"
+else
+	fail "rootless/outcomes-writable-slot-control" "rc=$rc $(head -c 300 "$T/se" | tr '\n' '|')"
+fi

@@ -8,9 +8,12 @@
 # expect: the second dd fails with "No space left on device" where the
 #   tmpfs is full: both files together hold exactly 100 MiB in /tmp and
 #   /work, 64 MiB in /dev/shm; the host's disk is untouched (its free
-#   space moves by less than 64 MiB) and the run exits normally
+#   space moves by less than 64 MiB) and the run exits normally; the
+#   report's flags say disk_full and its peaks show /tmp and /work full at
+#   100 MiB (seed 000: every exceeded item on the record)
 # control: outside, the same dd into a host directory writes past 100 MiB
-#   (the file is removed at once): the size check would see a missing cap
+#   (the file is removed at once): the size check would see a missing cap;
+#   a run that fills nothing has no disk_full flag
 # if it fails: the tmpfs size of the profile's fs section and of /dev/shm
 #   (launcher/core/mounts.c), that the workspace is tmpfs and not a host
 #   directory
@@ -36,6 +39,13 @@ SH
 	check "the run exited 0; $(why)" rc_is 0
 	check "the host disk moved by less than 64 MiB ($free0 -> $free1)" \
 		test $((free0 - free1)) -lt $((64 << 20))
+	check "the report's flags say disk_full: $(jq -c .flags "$REP" 2>&1)" \
+		test "$(jq '.flags | index("disk_full") != null' "$REP")" = true
+	check "its peaks show /tmp and /work full at 100 MiB: $(jq -c '.peaks.mounts' "$REP" 2>&1 | head -c 400)" \
+		test "$(jq '[.peaks.mounts[] | select((.path == "/tmp" or .path == "/work") and .full and .size == 104857600)] | length' "$REP")" = 2
+	sbx -- true
+	control "a run that fills nothing has no disk_full flag: $(jq -c .flags "$REP" 2>&1)" \
+		test "$(jq '.flags | index("disk_full") == null' "$REP")" = true
 	outside -- sh -c "dd if=/dev/zero of='$OUTD/ctl' bs=1M count=120 2>/dev/null; stat -c %s '$OUTD/ctl'; rm -f '$OUTD/ctl'"
 	control "outside, dd writes 120 MiB; $(cwhy)" co_has 125829120
 }
