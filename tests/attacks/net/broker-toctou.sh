@@ -24,8 +24,8 @@ attack() {
 	printf '%s\n' "$seen" >"$CASE_T/seen"
 	check "the race ran both ways, never to the attacker; $(why)" \
 		grep -qE '^toctou good [1-9][0-9]* evil 0 refused [1-9]' "$SO"
-	check "the attacker's host saw nothing: $(grep " 4444" "$CASE_T/seen" | head -3)" \
-		not grep -q " 4444" "$CASE_T/seen"
+	check "the attacker's host saw nothing: $(grep -E " 4444( |$)" "$CASE_T/seen" | head -3)" \
+		not grep -qE " 4444( |$)" "$CASE_T/seen"
 	check "the report has the refusals" report_has \
 		'[.denials.network[] | select(.call == "connect" and .address == "'"$ADDR_ATTACKER"'" and .port == 4444)] | length == 1'
 	net_note
