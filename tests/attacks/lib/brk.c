@@ -258,8 +258,8 @@ static int ring_init(struct ring *r)
 		  PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
 		  IORING_OFF_CQ_RING);
 	r->sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe),
-		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
-		       r->fd, IORING_OFF_SQES);
+		       PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, r->fd,
+		       IORING_OFF_SQES);
 	if (sq == MAP_FAILED || cq == MAP_FAILED || r->sqes == MAP_FAILED)
 		return -1;
 	r->sq_tail = (unsigned *)(sq + p.sq_off.tail);
@@ -351,8 +351,8 @@ static void *hang(void *arg)
 	int s = socket(AF_INET, SOCK_STREAM, 0);
 
 	(void)arg;
-	if (s < 0 || connect(s, (struct sockaddr *)&target, sizeof(target)) ==
-			 0)
+	if (s < 0 ||
+	    connect(s, (struct sockaddr *)&target, sizeof(target)) == 0)
 		atomic_fetch_add(s < 0 ? &n_other : &n_ok, 1);
 	else
 		atomic_fetch_add(errno == EAGAIN ? &n_eagain : &n_other, 1);
@@ -382,8 +382,8 @@ static int pending(int n, int secs)
 			break;
 	}
 	sleep((unsigned)secs);
-	printf("pending threads %d eagain %d other %d connected %d fds %d\n",
-	       n, atomic_load(&n_eagain), atomic_load(&n_other),
+	printf("pending threads %d eagain %d other %d connected %d fds %d\n", n,
+	       atomic_load(&n_eagain), atomic_load(&n_other),
 	       atomic_load(&n_ok), fds());
 	fflush(stdout);
 	_exit(0);
