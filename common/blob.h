@@ -78,7 +78,8 @@ enum ward_blob_section {
 #define WARD_REQ_ALL                                                           \
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
 	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
-	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS)
+	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS |                      \
+	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
@@ -139,6 +140,11 @@ _Static_assert(WARD_ACT_ALLOW == 0 && WARD_ACT_LOG == 1 &&
 		   WARD_ACT_ERRNO == 2 && WARD_ACT_TRAP == 3 &&
 		   WARD_ACT_KILL == 4,
 	       "actions are format numbers");
+_Static_assert(WARD_VIA_NONE == 0 && WARD_VIA_RECORD == 1 &&
+		   WARD_VIA_RECORD_NET == 2 && WARD_VIA_CONNECT == 3 &&
+		   WARD_VIA_SENDTO == 4,
+	       "an action's via is a format number (bits 16.. of its second "
+	       "word)");
 _Static_assert(WARD_CMP_EQ == 0 && WARD_CMP_NE == 1 && WARD_CMP_LT == 2 &&
 		   WARD_CMP_LE == 3 && WARD_CMP_GT == 4 && WARD_CMP_GE == 5 &&
 		   WARD_CMP_MASKED_EQ == 6 && WARD_CMP_MASKED_NE == 7,
@@ -146,7 +152,9 @@ _Static_assert(WARD_CMP_EQ == 0 && WARD_CMP_NE == 1 && WARD_CMP_LT == 2 &&
 _Static_assert(WARD_NET_NONE == 0 && WARD_NET_ALLOWLIST == 1,
 	       "network modes are format numbers");
 _Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32 &&
-		   WARD_REQ_SECCOMP_NOTIFY == 64,
+		   WARD_REQ_SECCOMP_NOTIFY == 64 &&
+		   WARD_REQ_HOST_GROUPS == 128 &&
+		   WARD_REQ_SECCOMP_ANSWER == 256 && WARD_REQ_NET_BROKER == 512,
 	       "requirement bits are format bits");
 
 _Static_assert(WARD_EXPORT_T_TEXT == 1 && WARD_EXPORT_T_HTML == 512 &&

@@ -702,14 +702,27 @@ static int read_seccomp(struct cur *c, struct ward_seccomp *sc, uint32_t arch)
 
 static int action(struct cur *c, const uint8_t *r, struct ward_action *a)
 {
+	uint32_t w = ward_le32(r + 4);
+
 	a->kind = ward_le32(r);
-	a->errno_nr = ward_le32(r + 4);
+	a->errno_nr = w & 0xffff;
+	a->via = w >> 16;
 	if (a->kind > WARD_ACT_KILL)
 		return bad(c, "unknown action %u", a->kind);
 	if (a->kind == WARD_ACT_ERRNO ? a->errno_nr < 1 || a->errno_nr > 4095
 				      : a->errno_nr != 0)
 		return bad(c, "errno %u with action %u (errno takes 1..4095)",
 			   a->errno_nr, a->kind);
+	/* Who answers: a recorded refusal is an errno, a brokered call an
+	 * allow; nothing else goes through the broker but a kill. */
+	if (a->kind == WARD_ACT_ERRNO
+		? a->via != WARD_VIA_NONE && a->via != WARD_VIA_RECORD &&
+		      a->via != WARD_VIA_RECORD_NET
+	    : a->kind == WARD_ACT_ALLOW
+		? a->via != WARD_VIA_NONE && a->via != WARD_VIA_CONNECT &&
+		      a->via != WARD_VIA_SENDTO
+		: a->via != WARD_VIA_NONE)
+		return bad(c, "action %u with via %u", a->kind, a->via);
 	return 0;
 }
 

@@ -44,7 +44,15 @@ enum {
 	/* `identity { groups keep; }`: rootless, the caller's supplementary
 	 * groups may follow the sandbox (which cannot drop them); a launcher
 	 * that does not know this bit refuses the blob rather than guess. */
-	WARD_REQ_HOST_GROUPS = 1u << 7
+	WARD_REQ_HOST_GROUPS = 1u << 7,
+	/* The program also returns SECCOMP_RET_USER_NOTIF for calls that are
+	 * not kills (refusals to record, the socket broker): a launcher that
+	 * only kills would turn them into kills. */
+	WARD_REQ_SECCOMP_ANSWER = 1u << 8,
+	/* The network allow-list is enforced by the socket broker, in a
+	 * network namespace of the sandbox's own (docs/spec.md part 5); an
+	 * allow-list blob without it is of an older wardc. */
+	WARD_REQ_NET_BROKER = 1u << 9
 };
 
 struct ward_meta {
@@ -215,7 +223,8 @@ static inline bool ward_limit_effective(const struct ward_limits *l,
 
 enum ward_net_mode {
 	WARD_NET_NONE = 0,     /* new netns, loopback only */
-	WARD_NET_ALLOWLIST = 1 /* egress allow-list enforced by cgroup BPF */
+	WARD_NET_ALLOWLIST = 1 /* egress allow-list: the socket broker, and
+				  cgroup BPF where it can be attached */
 };
 
 struct ward_net_rule {
@@ -301,10 +310,66 @@ enum ward_action_kind {
 	WARD_ACT_KILL = 4
 };
 
+/*
+ * Whether the launcher's notification handler (the broker, docs/spec.md
+ * 4.6) takes part in an action. With WARD_VIA_NONE the kernel does all of
+ * it; otherwise the program returns SECCOMP_RET_USER_NOTIF and the broker
+ * answers: with the action's errno, recording the call (RECORD, RECORD_NET),
+ * or by making the connection itself (CONNECT, SENDTO). A `kill` always
+ * goes through the broker, with WARD_VIA_NONE.
+ */
+enum ward_action_via {
+	WARD_VIA_NONE = 0,
+	WARD_VIA_RECORD = 1,	 /* errno: the refused call is recorded */
+	WARD_VIA_RECORD_NET = 2, /* errno: recorded as a network attempt */
+	WARD_VIA_CONNECT = 3,	 /* allow: connect() through the broker */
+	WARD_VIA_SENDTO = 4	 /* allow: sendto() with an address, the same */
+};
+
 struct ward_action {
 	uint32_t kind;	   /* enum ward_action_kind */
 	uint32_t errno_nr; /* WARD_ACT_ERRNO only: 1..4095 */
+	uint32_t via;	   /* enum ward_action_via: ERRNO takes NONE, RECORD,
+			      RECORD_NET; ALLOW takes NONE, CONNECT, SENDTO;
+			      the others NONE */
 };
+
+/*
+ * What a SECCOMP_RET_USER_NOTIF return of the program asks of the broker,
+ * in the return's 16 data bits (which the kernel ignores for that action):
+ * bits 15..12 the disposition, bits 11..0 the errno to answer. A `kill` is
+ * 0, so that a program of an older wardc reads the same. The broker learns
+ * the bits by running the blob's program on the notification's struct
+ * seccomp_data: the program is a pure function of it, and which call gets
+ * what stays the compiled program's decision, never the launcher's.
+ */
+enum ward_notify {
+	WARD_NOTIFY_KILL = 0,			     /* kill the sandbox */
+	WARD_NOTIFY_ERRNO = WARD_VIA_RECORD,	     /* answer errno, record */
+	WARD_NOTIFY_NET_ERRNO = WARD_VIA_RECORD_NET, /* ... as a network one */
+	WARD_NOTIFY_CONNECT = WARD_VIA_CONNECT,	     /* the socket broker */
+	WARD_NOTIFY_SENDTO = WARD_VIA_SENDTO,
+	WARD_NOTIFY_MAX = WARD_NOTIFY_SENDTO
+};
+#define WARD_NOTIFY_KIND(data)	   (((data) >> 12) & 0xfu)
+#define WARD_NOTIFY_ERRNO_OF(data) ((data)&0xfffu)
+#define WARD_NOTIFY_DATA(kind, errnum)                                         \
+	((((kind)&0xfu) << 12) | ((errnum)&0xfffu))
+
+/* Does the action go through the broker? */
+static inline bool ward_action_notifies(const struct ward_action *a)
+{
+	return a->kind == WARD_ACT_KILL || a->via != WARD_VIA_NONE;
+}
+
+/* The data bits of its SECCOMP_RET_USER_NOTIF (ward_action_notifies). */
+static inline uint32_t ward_action_notify_data(const struct ward_action *a)
+{
+	if (a->kind == WARD_ACT_KILL)
+		return WARD_NOTIFY_DATA(WARD_NOTIFY_KILL, 0);
+	return WARD_NOTIFY_DATA(a->via,
+				a->kind == WARD_ACT_ERRNO ? a->errno_nr : 0);
+}
 
 struct ward_seccomp {
 	uint32_t arch;			 /* AUDIT_ARCH_* of the program */

@@ -99,6 +99,8 @@ struct ward_action_ast {
 	enum ward_action_word word;
 	struct ward_loc loc;
 	struct ward_value *errno_value; /* WARD_A_ERRNO: a name or an integer */
+	bool logged;			/* the `log` modifier after it */
+	struct ward_loc log_loc;
 };
 
 /* A syscall rule target: a syscall name with optional argument names, or a
@@ -175,7 +177,8 @@ enum {
 	WARD_OPT_RW = 1u << 1,
 	WARD_OPT_EXEC = 1u << 2,
 	WARD_OPT_NOEXEC = 1u << 3,
-	WARD_OPT_OPTIONAL = 1u << 4
+	WARD_OPT_OPTIONAL = 1u << 4,
+	WARD_OPT_LOG = 1u << 5 /* GROUP: `group @g log { ... }` */
 };
 
 struct ward_port_range {

@@ -188,6 +188,8 @@ static void action(struct fmt *m, const struct ward_action_ast *a, int depth)
 		put(m, " ");
 		value(m, a->errno_value, depth);
 	}
+	if (a->logged)
+		put(m, " log");
 }
 
 static void target(struct fmt *m, const struct ward_target *t)
@@ -511,8 +513,9 @@ static void members_filled(struct fmt *m, const struct ward_stmt *s, int depth)
 static bool group_on_one_line(struct fmt *m, const struct ward_stmt *s,
 			      int depth)
 {
-	size_t len =
-	    (size_t)(depth * INDENT) + strlen("group  {  }") + strlen(s->name);
+	size_t len = (size_t)(depth * INDENT) + strlen("group  {  }") +
+		     strlen(s->name) +
+		     (s->opts & WARD_OPT_LOG ? strlen(" log") : 0);
 	for (size_t i = 0; i < s->ntargets; i++) {
 		const struct ward_target *t = s->targets[i];
 		len += strlen(t->name) + (i ? 2 : 0);
@@ -523,6 +526,8 @@ static bool group_on_one_line(struct fmt *m, const struct ward_stmt *s,
 		return false;
 	put(m, "group ");
 	put(m, s->name);
+	if (s->opts & WARD_OPT_LOG)
+		put(m, " log");
 	put(m, " { ");
 	for (size_t i = 0; i < s->ntargets; i++) {
 		if (i)
@@ -561,6 +566,8 @@ static void block(struct fmt *m, const struct ward_stmt *s, int depth,
 		put(m, " ");
 		put(m, s->name);
 	}
+	if (s->kind == WARD_S_GROUP && (s->opts & WARD_OPT_LOG))
+		put(m, " log");
 	if (s->kind == WARD_S_SYSCALLS && s->action) {
 		put(m, " default ");
 		action(m, s->action, depth);

@@ -123,6 +123,10 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
  * line, after which parsing resumes at the next line (see yylex). */
 %token RESYNC "end of line"
 
+/* The `log` modifier binds to the action before it (see action). */
+%precedence ACTION_BARE
+%precedence "log"
+
 %type <str> name
 %type <stmt> stmt section id_item env_item fs_item net_item limit_item rule
 %type <stmt> export_item
@@ -131,7 +135,8 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %type <vec> member_list names params targets values ports terms strings
 %type <val> value term string path opt_mode dest
 %type <target> member target
-%type <action> action
+%type <action> action bare_action
+%type <opts> opt_log
 %type <cond> cond conj atom compare operand
 %type <op> relop proto
 %type <opts> mount_opts mount_opt
@@ -175,25 +180,31 @@ stmt:
 		$$->name_loc = @2;
 		$$->value = $4;
 	  }
-	| "group" GROUP "{" "}" {
+	| "group" GROUP opt_log "{" "}" {
 		NEED($$ = ward_new_stmt(p, WARD_S_GROUP, @$, @1));
 		$$->name = $2;
 		$$->name_loc = @2;
+		$$->opts = $3;
+		$$->opts_loc = @3;
 	  }
-	| "group" GROUP "{" member_list opt_comma "}" {
+	| "group" GROUP opt_log "{" member_list opt_comma "}" {
 		NEED($$ = ward_new_stmt(p, WARD_S_GROUP, @$, @1));
 		$$->name = $2;
 		$$->name_loc = @2;
-		$$->targets = (struct ward_target **)$4.items;
-		$$->ntargets = $4.n;
+		$$->opts = $3;
+		$$->opts_loc = @3;
+		$$->targets = (struct ward_target **)$5.items;
+		$$->ntargets = $5.n;
 	  }
-	| "group" GROUP "{" member_list error "}" {
+	| "group" GROUP opt_log "{" member_list error "}" {
 		yyerrok;
 		NEED($$ = ward_new_stmt(p, WARD_S_GROUP, @$, @1));
 		$$->name = $2;
 		$$->name_loc = @2;
-		$$->targets = (struct ward_target **)$4.items;
-		$$->ntargets = $4.n;
+		$$->opts = $3;
+		$$->opts_loc = @3;
+		$$->targets = (struct ward_target **)$5.items;
+		$$->ntargets = $5.n;
 	  }
 	| "net" "none" ";" {
 		NEED($$ = ward_new_stmt(p, WARD_S_NET_NONE, @$, @1));
@@ -610,6 +621,12 @@ export_item:
 	| error RESYNC		{ $$ = NULL; }
 	;
 
+/* `group @g log { ... }`: refusals of its calls are recorded. */
+opt_log:
+	  %empty		{ $$ = 0; }
+	| "log"			{ $$ = WARD_OPT_LOG; }
+	;
+
 /* ------------------------------------------------------------ syscalls */
 
 rules:
@@ -635,7 +652,15 @@ rule:
 	| error RESYNC		{ $$ = NULL; }
 	;
 
+/* An action, and the `log` modifier after it (`errno EPERM log`: the
+ * refused calls are recorded). A `log` right after an action is always the
+ * modifier, never a syscall named log (there is none). */
 action:
+	  bare_action %prec ACTION_BARE
+	| bare_action "log"	{ $$ = $1; $$->logged = true; $$->log_loc = @2; }
+	;
+
+bare_action:
 	  "allow"		{ NEED($$ = ward_arena_alloc(p->arena, sizeof(*$$))); $$->word = WARD_A_ALLOW; $$->loc = @$; }
 	| "log"			{ NEED($$ = ward_arena_alloc(p->arena, sizeof(*$$))); $$->word = WARD_A_LOG; $$->loc = @$; }
 	| "trap"		{ NEED($$ = ward_arena_alloc(p->arena, sizeof(*$$))); $$->word = WARD_A_TRAP; $$->loc = @$; }

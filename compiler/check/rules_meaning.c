@@ -43,22 +43,51 @@ uint8_t ward_cmp_negate(uint8_t op)
 	return op < ARRAY_LEN(neg) ? neg[op] : op;
 }
 
+bool ward_cmp_holds(const struct ward_cmp *c, uint64_t v)
+{
+	switch (c->op) {
+	case WARD_CMP_EQ:
+		return v == c->value;
+	case WARD_CMP_NE:
+		return v != c->value;
+	case WARD_CMP_LT:
+		return v < c->value;
+	case WARD_CMP_LE:
+		return v <= c->value;
+	case WARD_CMP_GT:
+		return v > c->value;
+	case WARD_CMP_GE:
+		return v >= c->value;
+	case WARD_CMP_MASKED_EQ:
+		return (v & c->mask) == c->value;
+	case WARD_CMP_MASKED_NE:
+		return (v & c->mask) != c->value;
+	}
+	return false;
+}
+
 int ward_action_cmp(const struct ward_action *a, const struct ward_action *b)
 {
 	if (a->kind != b->kind)
 		return a->kind > b->kind ? 1 : -1;
 	if (a->kind == WARD_ACT_ERRNO && a->errno_nr != b->errno_nr)
 		return a->errno_nr < b->errno_nr ? 1 : -1;
+	/* The same refusal recorded, or a call made through the broker, is
+	 * the stricter: it keeps the evidence or the check. */
+	if (a->via != b->via)
+		return a->via > b->via ? 1 : -1;
 	return 0;
 }
 
 const char *ward_action_name(struct ward_pool *pool, struct ward_action a)
 {
-	const char *name;
+	const char *name, *via;
 
 	switch (a.kind) {
 	case WARD_ACT_ALLOW:
-		return "allow";
+		return a.via == WARD_VIA_CONNECT || a.via == WARD_VIA_SENDTO
+			   ? "allow (through the socket broker)"
+			   : "allow";
 	case WARD_ACT_LOG:
 		return "log";
 	case WARD_ACT_TRAP:
@@ -67,8 +96,12 @@ const char *ward_action_name(struct ward_pool *pool, struct ward_action a)
 		return "kill";
 	case WARD_ACT_ERRNO:
 		name = ward_errno_name((int)a.errno_nr);
-		return name ? ward_pool_printf(pool, "errno %s", name)
-			    : ward_pool_printf(pool, "errno %u", a.errno_nr);
+		via = a.via == WARD_VIA_RECORD	     ? " log"
+		      : a.via == WARD_VIA_RECORD_NET ? " log (network)"
+						     : "";
+		return name ? ward_pool_printf(pool, "errno %s%s", name, via)
+			    : ward_pool_printf(pool, "errno %u%s", a.errno_nr,
+					       via);
 	}
 	return "?";
 }

@@ -32,6 +32,9 @@ uint8_t ward_cmp_negate(uint8_t op);
  * lower number counts as the stricter, so that the order is total. */
 int ward_action_cmp(const struct ward_action *a, const struct ward_action *b);
 
+/* Whether comparison c holds for an argument of value v. */
+bool ward_cmp_holds(const struct ward_cmp *c, uint64_t v);
+
 /* An action as the language writes it: "allow", "kill", "errno EPERM"
  * ("errno 300" for a number without a name). In pool when it is made. */
 const char *ward_action_name(struct ward_pool *pool, struct ward_action a);

@@ -227,7 +227,10 @@ void sema_net(struct sema *s)
 	if (!s->net_block)
 		return;
 	net->mode = WARD_NET_ALLOWLIST;
-	s->out->requirements |= WARD_REQ_NET_BPF;
+	/* The socket broker enforces it; the cgroup programs are a second
+	 * layer where they can be attached (docs/spec.md part 5), not a
+	 * requirement of the host. */
+	s->out->requirements |= WARD_REQ_NET_BROKER;
 
 	check_hosts(s, &hosts);
 

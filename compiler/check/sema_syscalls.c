@@ -187,28 +187,77 @@ static const char *const *errno_names(struct sema *s, size_t *n)
 	return v.items;
 }
 
+static bool check_errno(struct sema *s, const struct ward_action_ast *a,
+			struct ward_action *out);
+
+/* The `log` modifier: a refusal of the kernel's (errno) is recorded by the
+ * launcher; nothing else can be, or needs to be. */
+static bool check_log(struct sema *s, const struct ward_action_ast *a,
+		      struct ward_action *out)
+{
+	if (!a->logged)
+		return true;
+	if (out->kind == WARD_ACT_ERRNO) {
+		out->via = WARD_VIA_RECORD;
+		return true;
+	}
+	ward_diag(s->d, WARD_SEV_ERROR, a->log_loc,
+		  "`log` records refused calls: it follows `errno`");
+	switch (out->kind) {
+	case WARD_ACT_KILL:
+		ward_diag_help(s->d, "a `kill` is always recorded in the run "
+				     "report: drop the `log`");
+		break;
+	case WARD_ACT_TRAP:
+		ward_diag_help(s->d, "a `trap` is the program's to handle; to "
+				     "record the call, refuse it with "
+				     "`errno E log`");
+		break;
+	default:
+		ward_diag_help(s->d, "the `log` action allows a call and lets "
+				     "the kernel log it; to record a refusal, "
+				     "write `errno E log`");
+		break;
+	}
+	return false;
+}
+
 static bool check_action(struct sema *s, const struct ward_action_ast *a,
 			 struct ward_action *out)
 {
-	const struct ward_value *v;
-	uint64_t nr;
-
 	memset(out, 0, sizeof(*out));
 	switch (a->word) {
 	case WARD_A_ALLOW:
 		out->kind = WARD_ACT_ALLOW;
-		return true;
+		break;
 	case WARD_A_LOG:
 		out->kind = WARD_ACT_LOG;
-		return true;
+		break;
 	case WARD_A_TRAP:
 		out->kind = WARD_ACT_TRAP;
-		return true;
+		break;
 	case WARD_A_KILL:
 		out->kind = WARD_ACT_KILL;
-		return true;
+		break;
+	case WARD_A_ERRNO:
+		if (!check_errno(s, a, out))
+			return false;
+		break;
+	}
+	return check_log(s, a, out);
+}
+
+static bool check_errno(struct sema *s, const struct ward_action_ast *a,
+			struct ward_action *out)
+{
+	const struct ward_value *v;
+	uint64_t nr;
+
+	switch (a->word) {
 	case WARD_A_ERRNO:
 		break;
+	default:
+		return false;
 	}
 	out->kind = WARD_ACT_ERRNO;
 	v = a->errno_value;
@@ -421,29 +470,6 @@ static void canonical(struct conj *c)
 	c->n = o;
 }
 
-static bool holds(const struct ward_cmp *c, uint64_t v)
-{
-	switch (c->op) {
-	case WARD_CMP_EQ:
-		return v == c->value;
-	case WARD_CMP_NE:
-		return v != c->value;
-	case WARD_CMP_LT:
-		return v < c->value;
-	case WARD_CMP_LE:
-		return v <= c->value;
-	case WARD_CMP_GT:
-		return v > c->value;
-	case WARD_CMP_GE:
-		return v >= c->value;
-	case WARD_CMP_MASKED_EQ:
-		return (v & c->mask) == c->value;
-	case WARD_CMP_MASKED_NE:
-		return (v & c->mask) != c->value;
-	}
-	return false;
-}
-
 /* Could both conjunctions hold for one call? Exact where an argument is
  * pinned by `==`, and for ranges and masked equalities; otherwise it
  * answers yes, which can only make the checker stricter. */
@@ -503,7 +529,7 @@ static bool may_overlap(const struct conj *a, const struct conj *b)
 			return false;
 		if (eq)
 			for (size_t i = 0; i < n; i++)
-				if (!holds(cs[i], eq->value))
+				if (!ward_cmp_holds(cs[i], eq->value))
 					return false;
 	}
 	return true;
@@ -798,6 +824,61 @@ static void warn_no_effect(struct sema *s, const struct sys_info *si,
 	}
 }
 
+/* An errno refusal, not yet recorded, becomes a recorded one. */
+static void record(struct ward_action *a)
+{
+	if (a->kind == WARD_ACT_ERRNO && a->via == WARD_VIA_NONE)
+		a->via = WARD_VIA_RECORD;
+}
+
+/*
+ * The calls of a group marked `log` (the stdlib's dangerous groups:
+ * mounting, modules, BPF, namespaces...) are recorded whenever an errno
+ * refuses them, by a rule or by the default: what a hostile program tried
+ * is evidence (docs/spec.md 4.8). A call such a rule allows stays allowed,
+ * and one the policy kills is recorded anyway. A call no rule names gets
+ * an entry of its own, so that its default refusal is recorded too.
+ */
+static void record_logged_groups(struct sema *s, struct table *t,
+				 struct ward_action def)
+{
+	for (size_t g = 0; g < s->groups.norder; g++) {
+		const char *key = s->groups.order[g];
+		const struct sym_group *grp = ward_symtab_get(&s->groups, key);
+		const struct group_member *m;
+
+		if (!grp || !(grp->stmt->opts & WARD_OPT_LOG))
+			continue;
+		m = grp->members.items;
+		for (size_t i = 0; i < grp->members.n; i++) {
+			struct sys_info *si;
+			struct cond_entry *ce;
+
+			if (m[i].nr < 0)
+				continue; /* not on this target */
+			if (!t->by_nr[m[i].nr].name &&
+			    def.kind != WARD_ACT_ERRNO)
+				continue; /* the default allows it */
+			si = info(s, t, m[i].nr, m[i].name);
+			if (si->direct_set)
+				record(&si->direct);
+			if (si->group_set)
+				record(&si->group);
+			ce = si->conds.items;
+			for (size_t k = 0; k < si->conds.n; k++)
+				record(&ce[k].action);
+			if (!si->direct_set && !si->group_set &&
+			    def.kind == WARD_ACT_ERRNO) {
+				si->group_set = true;
+				si->group = def;
+				record(&si->group);
+				si->group_loc = grp->stmt->opts_loc;
+				si->group_name = key;
+			}
+		}
+	}
+}
+
 /* Lay the table out as struct ward_rules, by syscall number. */
 static void emit(struct sema *s, struct table *t, struct ward_action def)
 {
@@ -894,5 +975,6 @@ void sema_syscalls(struct sema *s)
 	for (size_t i = 0; i < s->rules.n; i++)
 		if (rules[i]->kind == WARD_S_RULE)
 			check_rule(s, &t, rules[i]);
+	record_logged_groups(s, &t, def);
 	emit(s, &t, def);
 }

@@ -114,7 +114,7 @@ static void put_str(struct out *o, const char *what, const char *s)
 static void put_action(struct out *o, const struct ward_action *a)
 {
 	put32(o, a->kind);
-	put32(o, a->errno_nr);
+	put32(o, a->errno_nr | a->via << 16);
 }
 
 /* ------------------------------------------------------------ sections */

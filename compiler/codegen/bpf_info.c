@@ -14,6 +14,8 @@
  */
 #include "bpf_info.h"
 
+#include "policy.h"
+
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
@@ -209,9 +211,29 @@ const char *ward_bpf_action_name(uint32_t ret, char *buf, size_t len)
 	case SECCOMP_RET_TRACE:
 		snprintf(buf, len, "TRACE(%u)", data);
 		break;
-	case SECCOMP_RET_USER_NOTIF:
-		snprintf(buf, len, "USER_NOTIF");
+	case SECCOMP_RET_USER_NOTIF: {
+		/* What the broker makes of it (policy.h, enum ward_notify). */
+		static const char *const what[] = {
+		    [WARD_NOTIFY_KILL] = "kill",
+		    [WARD_NOTIFY_ERRNO] = "errno",
+		    [WARD_NOTIFY_NET_ERRNO] = "errno, net",
+		    [WARD_NOTIFY_CONNECT] = "connect",
+		    [WARD_NOTIFY_SENDTO] = "sendto",
+		};
+		uint32_t kind = WARD_NOTIFY_KIND(data);
+
+		if (!data)
+			snprintf(buf, len, "USER_NOTIF");
+		else if (kind > WARD_NOTIFY_MAX)
+			snprintf(buf, len, "USER_NOTIF(0x%04x)", data);
+		else if (kind == WARD_NOTIFY_ERRNO ||
+			 kind == WARD_NOTIFY_NET_ERRNO)
+			snprintf(buf, len, "USER_NOTIF(%s %u)", what[kind],
+				 WARD_NOTIFY_ERRNO_OF(data));
+		else
+			snprintf(buf, len, "USER_NOTIF(%s)", what[kind]);
 		break;
+	}
 	default:
 		snprintf(buf, len, "0x%08x", ret);
 		break;

@@ -27,7 +27,8 @@
 int ward_bpf_check(const struct sock_filter *p, uint32_t n, ward_err *err);
 
 /* "ALLOW", "LOG", "ERRNO(38)", "TRAP", "KILL_PROCESS", "KILL_THREAD",
- * "TRACE(n)", "USER_NOTIF", or "0x%08x"; returns buf. */
+ * "TRACE(n)", "USER_NOTIF" (a kill), "USER_NOTIF(errno 1)" and the other
+ * dispositions of the broker, or "0x%08x"; returns buf. */
 const char *ward_bpf_action_name(uint32_t ret, char *buf, size_t len);
 
 /*

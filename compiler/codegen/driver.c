@@ -173,6 +173,10 @@ int ward_driver_compile(const char *path, const struct ward_opts *o,
 	 * ENOSYS). */
 	if (ward_seccomp_notifies(insns, ninsns))
 		p->requirements |= WARD_REQ_SECCOMP_NOTIFY;
+	/* Refusals to record and the socket broker: a launcher that only
+	 * kills must refuse the blob. */
+	if (ward_seccomp_answers(insns, ninsns))
+		p->requirements |= WARD_REQ_SECCOMP_ANSWER;
 	rc = WARDC_OK;
 	if (ward_blob_write(p, blob, len, &err) < 0) {
 		char buf[WARD_ERR_MSG_MAX + 128];

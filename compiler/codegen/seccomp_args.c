@@ -61,6 +61,10 @@ int ward_bpf_push(struct ward_bpf_buf *b, struct sock_filter f)
 
 uint32_t ward_action_ret(const struct ward_action *a)
 {
+	/* A kill, a recorded refusal or a brokered call: the broker answers
+	 * what the data bits say (policy.h, ward_action_notify_data). */
+	if (ward_action_notifies(a))
+		return SECCOMP_RET_USER_NOTIF | ward_action_notify_data(a);
 	switch (a->kind) {
 	case WARD_ACT_ALLOW:
 		return SECCOMP_RET_ALLOW;
@@ -71,8 +75,7 @@ uint32_t ward_action_ret(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SECCOMP_RET_TRAP;
 	default:
-		/* `kill`: the supervisor kills the sandbox (seccomp_gen.c) */
-		return SECCOMP_RET_USER_NOTIF;
+		return SECCOMP_RET_USER_NOTIF; /* a kill: not reached */
 	}
 }
 

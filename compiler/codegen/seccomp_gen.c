@@ -21,7 +21,9 @@
  *    dispatch on every machine.
  * 4. The argument checks of syscall k (seccomp_args.c) are appended, and
  *    every "ret TRACE(k)" becomes a jump to them; every default marker
- *    becomes the default's return, or a jump to ward's dispatch. A jump
+ *    becomes the default's return, or a jump to ward's dispatch; every
+ *    marker from NOTIFY_BASE up becomes SECCOMP_RET_USER_NOTIF with its
+ *    data bits, for the broker (docs/spec.md 4.6). A jump
  *    replaces a return one for one, so no offset of libseccomp's code
  *    changes, and the appended code reloads whatever it compares.
  */
@@ -38,13 +40,17 @@
 #include "bpf_info.h"
 #include "rules_meaning.h"
 
-/* The markers' return values: TRACE with the checked syscall's index;
- * the last index marks the policy's `kill` (see scmp_action), the one
- * before it libseccomp's default action. */
-#define KILL_MARKER    SECCOMP_RET_DATA
-#define DEFAULT_MARKER (SECCOMP_RET_DATA - 1)
-#define MAX_MARKERS    (SECCOMP_RET_DATA - 1)
-#define ERRNO_MAX      4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
+/* The markers' return values: TRACE with the checked syscall's index
+ * below DEFAULT_MARKER; DEFAULT_MARKER for libseccomp's default action
+ * (splice() makes it the default's return, or a jump to ward's own
+ * dispatch); from NOTIFY_BASE up, a return the broker answers (a `kill`, a
+ * recorded refusal, a brokered call: see scmp_action), whose data bits
+ * (policy.h, below 0x8000) are the rest of the marker. */
+#define NOTIFY_BASE	    0x8000u
+#define NOTIFY_MARKER(data) (NOTIFY_BASE | (data))
+#define DEFAULT_MARKER	    (NOTIFY_BASE - 1)
+#define MAX_MARKERS	    DEFAULT_MARKER /* argument-checked syscalls */
+#define ERRNO_MAX	    4094 /* libseccomp 2.5.4 refuses ERRNO(4095) */
 
 static void scmp_releasep(scmp_filter_ctx *ctx)
 {
@@ -60,6 +66,16 @@ static void bpf_buf_freep(struct ward_bpf_buf *b)
 
 static uint32_t scmp_action(const struct ward_action *a)
 {
+	/* A `kill`, a recorded refusal or a brokered call is a user
+	 * notification that the launcher's broker answers (docs/spec.md
+	 * 4.6): a kill by killing the sandbox and naming the syscall.
+	 * libseccomp gets a marker, replaced by splice(): its own
+	 * SCMP_ACT_NOTIFY would probe the compiling host's kernel, and a
+	 * compile must not depend on it. The bad-architecture action stays
+	 * KILL_PROCESS. */
+	if (ward_action_notifies(a))
+		return SCMP_ACT_TRACE(
+		    NOTIFY_MARKER(ward_action_notify_data(a)));
 	switch (a->kind) {
 	case WARD_ACT_ALLOW:
 		return SCMP_ACT_ALLOW;
@@ -70,13 +86,7 @@ static uint32_t scmp_action(const struct ward_action *a)
 	case WARD_ACT_TRAP:
 		return SCMP_ACT_TRAP;
 	default:
-		/* A `kill` is a user notification that the launcher's
-		 * supervisor answers by killing the sandbox and naming the
-		 * syscall (docs/spec.md part 4). libseccomp gets a marker,
-		 * replaced by splice(): its own SCMP_ACT_NOTIFY would probe
-		 * the compiling host's kernel, and a compile must not depend
-		 * on it. The bad-architecture action stays KILL_PROCESS. */
-		return SCMP_ACT_TRACE(KILL_MARKER);
+		return SCMP_ACT_KILL_PROCESS; /* not reached: a kill notifies */
 	}
 }
 
@@ -90,6 +100,12 @@ static int check_action(const struct ward_action *a, const char *what,
 	    (a->errno_nr < 1 || a->errno_nr > ERRNO_MAX))
 		return ward_fail(err, 0, "seccomp: %s: errno %u outside 1..%u",
 				 what, a->errno_nr, ERRNO_MAX);
+	if (a->via > WARD_NOTIFY_MAX ||
+	    (a->via &&
+	     a->kind != (a->via <= WARD_VIA_RECORD_NET ? WARD_ACT_ERRNO
+						       : WARD_ACT_ALLOW)))
+		return ward_fail(err, 0, "seccomp: %s: action %u via %u", what,
+				 a->kind, a->via);
 	return 0;
 }
 
@@ -325,8 +341,8 @@ static int splice(struct ward_bpf_buf *b, const struct ward_rules *rules,
 		    (f->k & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_TRACE)
 			continue;
 		k = f->k & SECCOMP_RET_DATA;
-		if (k == KILL_MARKER) {
-			f->k = SECCOMP_RET_USER_NOTIF;
+		if (k >= NOTIFY_BASE) {
+			f->k = SECCOMP_RET_USER_NOTIF | (k & ~NOTIFY_BASE);
 			continue;
 		}
 		if (k == DEFAULT_MARKER) {
@@ -436,14 +452,27 @@ int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 	return 0;
 }
 
-bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns)
+/* Does a return of the program notify, with data bits matching mask? */
+static bool notifies(const struct sock_filter *insns, uint32_t ninsns,
+		     uint32_t mask)
 {
 	for (uint32_t i = 0; i < ninsns; i++)
 		if (insns[i].code == (BPF_RET | BPF_K) &&
 		    (insns[i].k & SECCOMP_RET_ACTION_FULL) ==
-			SECCOMP_RET_USER_NOTIF)
+			SECCOMP_RET_USER_NOTIF &&
+		    (!mask || (insns[i].k & mask)))
 			return true;
 	return false;
+}
+
+bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns)
+{
+	return notifies(insns, ninsns, 0);
+}
+
+bool ward_seccomp_answers(const struct sock_filter *insns, uint32_t ninsns)
+{
+	return notifies(insns, ninsns, SECCOMP_RET_DATA);
 }
 
 int ward_seccomp_compile(const struct ward_rules *rules, uint32_t arch,

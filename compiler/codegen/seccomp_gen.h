@@ -5,9 +5,11 @@
  * The program returns, for a call of syscall S on the policy's
  * architecture, the strictest action among the conditional rules of S that
  * match, else S's fallback, else the default action (policy.h); the
- * policy's `kill` is SECCOMP_RET_USER_NOTIF, which the launcher's
- * supervisor answers by killing the whole sandbox and naming the syscall
- * (the blob then requires WARD_REQ_SECCOMP_NOTIFY). Every other
+ * policy's `kill`, a recorded refusal (`errno E log`) and a call for the
+ * socket broker are SECCOMP_RET_USER_NOTIF with the data bits of
+ * policy.h's ward_action_notify_data, which the launcher's broker answers
+ * (a kill by killing the whole sandbox and naming the syscall; the blob
+ * then requires WARD_REQ_SECCOMP_NOTIFY). Every other
  * architecture, and on x86_64 the x32 ABI (nr >= 0x40000000, but -1), is
  * killed by the kernel (SECCOMP_RET_KILL_PROCESS).
  *
@@ -48,9 +50,14 @@ int ward_seccomp_compile(const struct ward_rules *rules, uint32_t arch,
 			 struct sock_filter **insns, uint32_t *ninsns,
 			 ward_err *err);
 
-/* Does the program return SECCOMP_RET_USER_NOTIF anywhere (a `kill` rule
- * that can be reached)? The blob must then require a listener. */
+/* Does the program return SECCOMP_RET_USER_NOTIF anywhere (a `kill` rule,
+ * a recorded refusal, a brokered call)? The blob must then require a
+ * listener (WARD_REQ_SECCOMP_NOTIFY). */
 bool ward_seccomp_notifies(const struct sock_filter *insns, uint32_t ninsns);
+
+/* Does one of those returns ask for more than a kill (data bits set)? The
+ * blob must then require a launcher that answers (WARD_REQ_SECCOMP_ANSWER). */
+bool ward_seccomp_answers(const struct sock_filter *insns, uint32_t ninsns);
 
 int ward_seccomp_compile_opts(const struct ward_rules *rules, uint32_t arch,
 			      const struct ward_seccomp_opts *opts,

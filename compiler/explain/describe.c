@@ -242,6 +242,9 @@ const char *describe_requirements(struct ward_pool *p, uint32_t req)
 	    {WARD_REQ_NET_BPF, "net-bpf"},
 	    {WARD_REQ_LANDLOCK, "landlock"},
 	    {WARD_REQ_SECCOMP_NOTIFY, "seccomp-notify"},
+	    {WARD_REQ_HOST_GROUPS, "host-groups"},
+	    {WARD_REQ_SECCOMP_ANSWER, "seccomp-answer"},
+	    {WARD_REQ_NET_BROKER, "net-broker"},
 	};
 	const char *s = "";
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)

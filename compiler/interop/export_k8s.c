@@ -106,7 +106,7 @@ static struct doc *profile_doc(struct ward_pool *p,
 	if (dflt.kind == WARD_ACT_ERRNO && dflt.errno_nr != 1) {
 		const char *e;
 
-		base = (struct ward_action){WARD_ACT_ERRNO, 1};
+		base = (struct ward_action){WARD_ACT_ERRNO, 1, 0};
 		e = ward_errno_name((int)dflt.errno_nr);
 		ward_note(notes,
 			  "seccomp: SeccompProfile has no defaultErrnoRet: "

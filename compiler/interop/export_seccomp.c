@@ -519,7 +519,8 @@ bool ward_conj_overlap(const struct ward_cmp *a, uint32_t na,
 	struct ward_pool *tmp = ward_pool_new();
 	_cleanup_boxes_ struct boxes bx = {0};
 	struct box all = all_values();
-	const struct ward_cond_rule ca = {a, na, {0, 0}}, cb = {b, nb, {0, 0}};
+	const struct ward_cond_rule ca = {a, na, {0, 0, 0}},
+				    cb = {b, nb, {0, 0, 0}};
 	/* too many pieces to tell: say they may */
 	bool overlap = boxes_push(&bx, &all) < 0 ||
 		       and_conj(tmp, &bx, &ca) < 0 ||

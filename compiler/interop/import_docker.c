@@ -380,31 +380,31 @@ static int to_action(struct im *im, const struct jnode *n,
 	s = n->s;
 	*mapped = NULL;
 	if (!strcmp(s, "SCMP_ACT_ALLOW")) {
-		*a = (struct ward_action){WARD_ACT_ALLOW, 0};
+		*a = (struct ward_action){WARD_ACT_ALLOW, 0, 0};
 		*raw = SCMP_ACT_ALLOW;
 	} else if (!strcmp(s, "SCMP_ACT_LOG")) {
-		*a = (struct ward_action){WARD_ACT_LOG, 0};
+		*a = (struct ward_action){WARD_ACT_LOG, 0, 0};
 		*raw = SCMP_ACT_LOG;
 	} else if (!strcmp(s, "SCMP_ACT_TRAP")) {
-		*a = (struct ward_action){WARD_ACT_TRAP, 0};
+		*a = (struct ward_action){WARD_ACT_TRAP, 0, 0};
 		*raw = SCMP_ACT_TRAP;
 	} else if (!strcmp(s, "SCMP_ACT_KILL_PROCESS")) {
-		*a = (struct ward_action){WARD_ACT_KILL, 0};
+		*a = (struct ward_action){WARD_ACT_KILL, 0, 0};
 		*raw = SCMP_ACT_KILL_PROCESS;
 	} else if (!strcmp(s, "SCMP_ACT_KILL") ||
 		   !strcmp(s, "SCMP_ACT_KILL_THREAD")) {
-		*a = (struct ward_action){WARD_ACT_KILL, 0};
+		*a = (struct ward_action){WARD_ACT_KILL, 0, 0};
 		*mapped = "ward kills the whole process, not the thread";
 		*raw = SCMP_ACT_KILL_THREAD;
 	} else if (!strcmp(s, "SCMP_ACT_TRACE") ||
 		   !strcmp(s, "SCMP_ACT_NOTIFY")) {
-		*a = (struct ward_action){WARD_ACT_ERRNO, ENOSYS};
+		*a = (struct ward_action){WARD_ACT_ERRNO, ENOSYS, 0};
 		*mapped = "no tracer or listener in ward: the kernel's answer "
 			  "then, ENOSYS";
 		trace = takes_errno = !strcmp(s, "SCMP_ACT_TRACE");
 		*raw = trace ? SCMP_ACT_TRACE(0) : SCMP_ACT_NOTIFY;
 	} else if (!strcmp(s, "SCMP_ACT_ERRNO")) {
-		*a = (struct ward_action){WARD_ACT_ERRNO, EPERM};
+		*a = (struct ward_action){WARD_ACT_ERRNO, EPERM, 0};
 		takes_errno = true;
 	} else {
 		return bad(im, n, "unknown action `%s`", s);

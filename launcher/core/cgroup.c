@@ -88,7 +88,8 @@ bool ward_cg_owner_alive(const char *procfs, const char *name, bool *is_run)
 		return true;
 	errno = 0;
 	want = strtoull(dash + 1, &end, 10);
-	if (!dash[1] || *end || errno)
+	/* The broker's directory beside the run's: the same owner. */
+	if (!dash[1] || (*end && strcmp(end, "-broker")) || errno)
 		return true;
 	memcpy(pid, p, (size_t)(dash - p));
 	pid[dash - p] = '\0';
@@ -314,7 +315,7 @@ int ward_cg_plan(const struct ward_cg_host *h, const struct ward_cg_request *rq,
 	cg->v2 = -1;
 	for (int c = 0; c < WARD_CG_NCTRL; c++)
 		cg->by_ctrl[c] = -1;
-	if (!rq->need && !rq->need_v2)
+	if (!rq->need && !rq->need_v2 && !rq->broker_dir)
 		return 0;
 	if (rq->base && (!valid_cgpath(rq->base) || !strcmp(rq->base, "/")))
 		return ward_fail(
@@ -341,9 +342,11 @@ int ward_cg_plan(const struct ward_cg_host *h, const struct ward_cg_request *rq,
 	if (rq->need_v2 && h->v2 < 0)
 		return ward_fail(
 		    err, 0,
-		    "the policy's network allow-list needs a "
-		    "cgroup2 hierarchy, and none is mounted "
-		    "(mount -t cgroup2 none /sys/fs/cgroup/unified)");
+		    "the policy's network allow-list needs the cgroup "
+		    "programs beside the socket broker (it has UDP rules, "
+		    "or allows io_uring), hence a cgroup2 hierarchy, and "
+		    "none is mounted (mount -t cgroup2 none "
+		    "/sys/fs/cgroup/unified)");
 	if (ward_cg_run_id(cg->run_id, sizeof(cg->run_id), err) < 0)
 		return -1;
 	/* 1. What the limits and the allow-list need: refused if missing. */
@@ -367,6 +370,22 @@ int ward_cg_plan(const struct ward_cg_host *h, const struct ward_cg_request *rq,
 		if (h->where[c] >= 0 && h->hier[h->where[c]].version == 1)
 			use_hier(cg, h, rq, h->where[c], WARD_CG_BIT(c),
 				 v2ctrls, false, err);
+	/* 4. The broker's own (docs/spec.md 5.6): a sibling of the run's
+	 * cgroup2 directory, for the network's programs, which then filter
+	 * every socket the broker makes, and nothing of the sandbox's
+	 * (its sockets live in a namespace of its own). No controller:
+	 * the broker is not the sandbox, nor counted as it. */
+	if (rq->broker_dir && cg->v2 >= 0 && cg->ndirs < WARD_CG_MAXHIER) {
+		struct ward_cg_dir *d = &cg->dir[cg->ndirs];
+		size_t n;
+
+		*d = cg->dir[cg->v2];
+		d->ctrls = 0;
+		d->selfmove = false;
+		n = strlen(d->path);
+		snprintf(d->path + n, sizeof(d->path) - n, "-broker");
+		cg->broker = ++cg->ndirs;
+	}
 	cg->active = cg->ndirs > 0;
 	return 0;
 }

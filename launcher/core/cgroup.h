@@ -63,7 +63,10 @@ int ward_cg_detect(const char *mountinfo, const char *self_cgroup,
 /* What a run needs. */
 struct ward_cg_request {
 	uint32_t need;	  /* controllers the policy's limits need */
-	bool need_v2;	  /* a cgroup2 directory (the network allow-list) */
+	bool need_v2;	  /* a cgroup2 directory (the network's programs,
+			     required) */
+	bool broker_dir;  /* the broker's cgroup2 directory, where there is
+			     cgroup2 (root mode, an allow-list) */
 	const char *base; /* --cgroup-base (a cgroup path), or NULL */
 	enum ward_mode mode;
 	uid_t uid; /* the caller's */

@@ -36,13 +36,15 @@ static const struct {
 	"which this launcher does not enforce yet; remove it from the policy " \
 	"to run"
 
-/* Does the program return SECCOMP_RET_USER_NOTIF anywhere? Its returns
- * are constants (BPF_RET | BPF_K; libseccomp and wardc emit no other). */
-static bool returns_notify(const struct ward_seccomp *sc, bool *ret_a)
+/* Does the program return SECCOMP_RET_USER_NOTIF anywhere, and with data
+ * bits (*answer: more than a kill, policy.h)? Its returns are constants
+ * (BPF_RET | BPF_K; libseccomp and wardc emit no other). */
+static bool returns_notify(const struct ward_seccomp *sc, bool *ret_a,
+			   bool *answer)
 {
 	bool notify = false;
 
-	*ret_a = false;
+	*ret_a = *answer = false;
 	for (uint32_t i = 0; i < sc->ninsns; i++) {
 		const struct sock_filter *f = &sc->insns[i];
 
@@ -51,21 +53,37 @@ static bool returns_notify(const struct ward_seccomp *sc, bool *ret_a)
 		if (BPF_RVAL(f->code) != BPF_K)
 			*ret_a = true;
 		else if ((f->k & SECCOMP_RET_ACTION_FULL) ==
-			 SECCOMP_RET_USER_NOTIF)
+			 SECCOMP_RET_USER_NOTIF) {
 			notify = true;
+			*answer = *answer || (f->k & SECCOMP_RET_DATA);
+		}
 	}
 	return notify;
 }
 
-/* The kill rules' notifications are the compiler's decision, recorded in
- * the requirements: the program and the bit must agree. A program that
+/* The notifications are the compiler's decision, recorded in the
+ * requirements: the program and the bits must agree. A program that
  * notifies without the bit would be run without a listener, and its kill
- * rules would become ENOSYS: refused. */
+ * rules would become ENOSYS; one whose notifications ask for more than a
+ * kill (a recorded refusal, the socket broker) without the answer bit was
+ * not made for this broker: refused. */
 static int check_notify(const struct ward_policy *p, ward_err *err)
 {
-	bool ret_a, notify = returns_notify(&p->seccomp, &ret_a);
+	bool ret_a, answer,
+	    notify = returns_notify(&p->seccomp, &ret_a, &answer);
 	bool want = p->requirements & WARD_REQ_SECCOMP_NOTIFY;
+	bool want_answer = p->requirements & WARD_REQ_SECCOMP_ANSWER;
 
+	if (answer != want_answer)
+		return ward_fail(err, 0,
+				 "the seccomp program's notifications %s "
+				 "(requirement seccomp-answer): recompile it "
+				 "with wardc",
+				 answer
+				     ? "ask the broker for more than kills, "
+				       "which the blob does not declare"
+				     : "are kills only, but the blob declares "
+				       "more");
 	if (ret_a)
 		return ward_fail(err, 0,
 				 "the seccomp program returns a computed "

@@ -4,6 +4,8 @@
  */
 #include "drop.h"
 
+#include "syscalls_base.h"
+
 #include <errno.h>
 #include <grp.h>
 #include <linux/audit.h>
@@ -21,20 +23,10 @@
  * ptrace, no kill, no namespace, no change of ids. Anything else fails
  * with EPERM (not a kill: a refusal is an error the code reports). */
 static const int allowed[] = {
-    SYS_read,
-    SYS_write,
-    SYS_readv,
-    SYS_writev,
+    WARD_SYSCALLS_BASE,
     SYS_pread64,
     SYS_pwrite64,
-    SYS_close,
-    SYS_lseek,
-    SYS_fstat,
-    SYS_newfstatat,
-    SYS_statx,
     SYS_fstatfs,
-    SYS_openat,
-    SYS_openat2,
     SYS_getdents64,
     SYS_mkdirat,
     SYS_unlinkat,
@@ -49,38 +41,9 @@ static const int allowed[] = {
     SYS_fdatasync,
     SYS_ftruncate,
     SYS_flock,
-    SYS_recvmsg,
+    SYS_recvmsg, /* init's writable mounts, by SCM_RIGHTS (slotfs.c) */
     SYS_symlinkat,
     SYS_statfs,
-    SYS_fcntl,
-    SYS_dup,
-    SYS_dup3,
-    SYS_mmap,
-    SYS_munmap,
-    SYS_mremap,
-    SYS_mprotect,
-    SYS_madvise,
-    SYS_brk,
-    SYS_ppoll,
-    SYS_rt_sigaction,
-    SYS_rt_sigprocmask,
-    SYS_rt_sigreturn,
-    SYS_sigaltstack,
-    SYS_futex,
-    SYS_sched_yield,
-    SYS_restart_syscall,
-    SYS_clock_gettime,
-    SYS_clock_nanosleep,
-    SYS_getrandom,
-    SYS_getpid,
-    SYS_getppid,
-    SYS_gettid,
-    SYS_getuid,
-    SYS_geteuid,
-    SYS_getgid,
-    SYS_getegid,
-    SYS_exit,
-    SYS_exit_group,
 #ifdef SYS_poll /* x86_64; aarch64 has only ppoll */
     SYS_poll,
     SYS_chmod,
@@ -102,41 +65,74 @@ static const int allowed[] = {
 #endif
 
 #define NALLOWED ARRAY_LEN(allowed)
-#define NINSNS	 (NALLOWED + 8)
+#define MAXINSNS 512
 
-static int install_filter(ward_err *err)
+#define STMT(c, k) ((struct sock_filter)BPF_STMT((c), (k)))
+#define JEQ(k, jt, jf)                                                         \
+	((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (k), (jt),    \
+				      (jf)))
+#define ARG_LO(i) (offsetof(struct seccomp_data, args) + 8 * (i))
+#define RET(k)	  STMT(BPF_RET | BPF_K, (k))
+
+static bool checked(const struct ward_drop *d, int nr)
 {
-	struct sock_filter f[NINSNS];
-	struct sock_fprog prog = {.filter = f};
-	size_t n = 0;
+	for (size_t j = 0; j < d->nargs; j++)
+		if (d->args[j].nr == nr)
+			return true;
+	return false;
+}
 
-	f[n++] = (struct sock_filter)BPF_STMT(
-	    BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
-					      NATIVE_ARCH, 1, 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_KILL_PROCESS);
-	f[n++] = (struct sock_filter)BPF_STMT(
-	    BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+static int install_filter(const struct ward_drop *d, ward_err *err)
+{
+	const int *allow = d->allow ? d->allow : allowed;
+	const size_t nallow = d->allow ? d->nallow : NALLOWED;
+	struct sock_filter f[MAXINSNS];
+	struct sock_fprog prog = {.filter = f};
+	size_t n = 0, need = 8 + nallow, nplain = 0;
+
+	for (size_t j = 0; j < d->nargs; j++)
+		need += 4 + d->args[j].nvalues;
+	/* Every jump below must fit its 8 bits. */
+	if (need > MAXINSNS || nallow > 250)
+		return ward_fail(err, 0, "seccomp: an allow-list of %zu calls",
+				 nallow);
+	f[n++] =
+	    STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+	f[n++] = JEQ(NATIVE_ARCH, 1, 0);
+	f[n++] = RET(SECCOMP_RET_KILL_PROCESS);
+	f[n++] =
+	    STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
 #if defined(__x86_64__)
 	/* The x32 ABI shares the architecture value (Kafel's lesson). */
 	f[n++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K,
 					      0x40000000u, 0, 1);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_KILL_PROCESS);
+	f[n++] = RET(SECCOMP_RET_KILL_PROCESS);
 #endif
-	for (size_t i = 0; i < NALLOWED; i++)
-		/* A match jumps to the allow at the end. */
-		f[n++] = (struct sock_filter)BPF_JUMP(
-		    BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)allowed[i],
-		    (uint8_t)(NALLOWED - i), 0);
-	f[n++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K,
-					      SECCOMP_RET_ERRNO | EPERM);
-	f[n++] =
-	    (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	/* The calls allowed with some arguments only: a block each, which
+	 * returns; past it, A still holds the number. */
+	for (size_t j = 0; j < d->nargs; j++) {
+		const struct ward_drop_arg *a = &d->args[j];
+
+		f[n++] = JEQ((uint32_t)a->nr, 0, (uint8_t)(a->nvalues + 3));
+		f[n++] = STMT(BPF_LD | BPF_W | BPF_ABS, ARG_LO(a->arg));
+		for (size_t i = 0; i < a->nvalues; i++)
+			f[n++] =
+			    JEQ(a->values[i], (uint8_t)(a->nvalues - i), 0);
+		f[n++] = RET(SECCOMP_RET_ERRNO | EPERM);
+		f[n++] = RET(SECCOMP_RET_ALLOW);
+	}
+	for (size_t i = 0; i < nallow; i++)
+		nplain += !checked(d, allow[i]);
+	for (size_t i = 0, k = 0; i < nallow; i++)
+		if (!checked(d, allow[i]))
+			/* A match jumps to the allow at the end. */
+			f[n++] =
+			    JEQ((uint32_t)allow[i], (uint8_t)(nplain - k++), 0);
+	f[n++] = RET(SECCOMP_RET_ERRNO | EPERM);
+	f[n++] = RET(SECCOMP_RET_ALLOW);
 	prog.len = (unsigned short)n;
 	if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
-		return ward_fail(err, errno, "seccomp: the courier's filter");
+		return ward_fail(err, errno, "seccomp: a filter of its own");
 	return 0;
 }
 
@@ -145,7 +141,7 @@ static int become(const struct ward_drop *d, ward_err *err)
 {
 	cap_t none;
 
-	if (setgroups(0, NULL) < 0)
+	if (!d->groups_cleared && setgroups(0, NULL) < 0)
 		return ward_fail(err, errno, "setgroups");
 	if (setresgid(d->gid, d->gid, d->gid) < 0)
 		return ward_fail(err, errno, "setresgid %u", (unsigned)d->gid);
@@ -167,7 +163,8 @@ static int become(const struct ward_drop *d, ward_err *err)
 		return ward_fail(err, errno, "clear the capabilities");
 	}
 	cap_free(none);
-	if (setresuid(0, 0, 0) == 0)
+	/* (uid 0 of a user namespace of the sandbox's is not root) */
+	if (d->uid != 0 && setresuid(0, 0, 0) == 0)
 		return ward_fail(err, 0, "the uid change can be undone");
 	return 0;
 }
@@ -185,5 +182,5 @@ int ward_drop_privileges(const struct ward_drop *d, ward_err *err)
 		return ward_fail(err, errno, "prctl PR_SET_PDEATHSIG");
 	if (getppid() != d->parent)
 		_exit(1); /* the supervisor is already gone */
-	return install_filter(err);
+	return install_filter(d, err);
 }

@@ -4,8 +4,8 @@
  * do anything privileged, for good, before it reads a byte the sandbox
  * wrote.
  *
- * Used for the courier (launcher/unprivileged) and for the children that
- * empty a dead run's workspace. The steps, in order:
+ * Used for the courier and the broker (launcher/unprivileged) and for the
+ * children that empty a dead run's workspace. The steps, in order:
  *
  *   root mode   no supplementary groups, then setresgid and setresuid to
  *               the sandbox's host ids: the kernel clears every capability
@@ -25,13 +25,34 @@
 #include "util.h"
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+
+/* A call of the allow-list that must have one of these values as its
+ * argument arg (its low 32 bits, as the kernel reads an int), or fail
+ * with EPERM: ioctl's request, socket's family. */
+struct ward_drop_arg {
+	int nr;
+	unsigned arg; /* 0..5 */
+	const uint32_t *values;
+	size_t nvalues;
+};
 
 struct ward_drop {
 	bool change_ids; /* root mode: become uid:gid */
 	uid_t uid;
 	gid_t gid;
 	pid_t parent; /* die with it (PR_SET_PDEATHSIG) */
+	/* The supplementary groups are gone already (a process that joined
+	 * a user namespace whose setgroups is denied cleared them before). */
+	bool groups_cleared;
+	/* The seccomp allow-list: NULL for the courier's (reading, writing,
+	 * files beneath a descriptor); the broker gives its own. */
+	const int *allow;
+	size_t nallow;
+	const struct ward_drop_arg *args;
+	size_t nargs;
 };
 
 /* Returns 0, or -1 with err filled; the caller must then _exit(). */

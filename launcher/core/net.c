@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * net.c: load the compiled allow-list into the kernel, read its denial
- * counters back, and scope the sandbox's abstract unix sockets (net.h).
+ * net.c: load the compiled allow-list's programs into the kernel, on the
+ * broker's cgroup (their second layer, docs/spec.md 5.6), read their
+ * denial counters back (net.h).
  *
  * Nothing here decides anything: the maps get the blob's entries, the
  * programs the blob's instructions with the map descriptors written where
  * the relocations say, and every program is attached at its own attach
  * point without flags. Without BPF_F_ALLOW_OVERRIDE or BPF_F_ALLOW_MULTI,
- * no cgroup below the run's can attach a program of its own; the sandbox
- * cannot detach ours either (it has no capability, and seccomp refuses
- * bpf()). BPF_PROG_ATTACH rather than a bpf link: the programs stay
+ * no cgroup below the broker's can attach a program of its own; nothing of
+ * the sandbox's can detach them (it has no capability, is in another
+ * cgroup, and seccomp refuses bpf()). BPF_PROG_ATTACH rather than a bpf
+ * link: the programs stay
  * attached until the cgroup goes away, even if the supervisor dies first;
  * the teardown does not detach them either (net.h).
  */
@@ -23,19 +25,7 @@
 #include <linux/bpf.h>
 #include <netinet/in.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
-
-/* Landlock's abstract unix socket scope (Linux 6.12, ABI 6), for headers
- * that predate it. */
-struct ward_landlock_attr {
-	uint64_t handled_access_fs, handled_access_net, scoped;
-};
-#define WARD_LANDLOCK_SCOPE_ABSTRACT_UNIX 1ull
-#define WARD_LANDLOCK_ABI_SCOPE		  6
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION 1u
-#endif
 
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
@@ -57,47 +47,31 @@ void ward_net_state_init(struct ward_net_state *st)
 		st->prog_fd[i] = -1;
 }
 
-int ward_net_landlock_abi(void)
+int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
+			enum ward_mode mode, ward_err *err)
 {
-	long v = syscall(SYS_landlock_create_ruleset, NULL, 0,
-			 LANDLOCK_CREATE_RULESET_VERSION);
-
-	return v < 0 ? -errno : (int)v;
-}
-
-int ward_net_check_host(const struct ward_net *net, enum ward_mode mode,
-			ward_err *err)
-{
-	int abi;
-
 	if (net->mode != WARD_NET_ALLOWLIST)
 		return 0;
-	if (mode != WARD_MODE_ROOT)
-		return ward_fail(err, 0,
-				 "the policy's network allow-list is enforced "
-				 "by eBPF programs on the run's cgroup, which "
-				 "needs CAP_BPF and CAP_NET_ADMIN in the "
-				 "initial user namespace: run ward as root, or "
-				 "give the policy `net none` (rootless mode "
-				 "never falls back to another network)");
-	if (net->bpf.nprogs == 0)
+	/* An allow-list of an older wardc shared the host's namespace and
+	 * counted on the programs alone. */
+	if (!(requirements & WARD_REQ_NET_BROKER) || net->bpf.nprogs == 0)
 		return ward_fail(
 		    err, 0,
-		    "the policy has a network allow-list but no "
-		    "eBPF programs to enforce it: compile it again "
-		    "with this version of wardc");
-	abi = ward_net_landlock_abi();
-	if (abi < WARD_LANDLOCK_ABI_SCOPE)
+		    "the policy has a network allow-list for an older "
+		    "launcher (no socket broker, or no eBPF programs): compile "
+		    "it again with this version of wardc");
+	if ((requirements & WARD_REQ_NET_BPF) && mode != WARD_MODE_ROOT)
 		return ward_fail(
 		    err, 0,
-		    "the policy's network allow-list shares the host's "
-		    "network namespace, whose abstract unix sockets only "
-		    "Landlock's scoping (ABI %d, Linux 6.12) can close, and "
-		    "this kernel's Landlock is %s%d: use `net none`, or a "
-		    "newer kernel with Landlock enabled (lsm=...,landlock)",
-		    WARD_LANDLOCK_ABI_SCOPE,
-		    abi < 0 ? "unavailable, error " : "ABI ",
-		    abi < 0 ? -abi : abi);
+		    "the policy's network allow-list needs the cgroup eBPF "
+		    "programs beside the socket broker: it has UDP rules (a "
+		    "UDP socket of the host's can be aimed anywhere with "
+		    "sendmsg(2), whose address seccomp cannot read) or allows "
+		    "io_uring (whose operations do not pass through seccomp); "
+		    "those programs need CAP_BPF and CAP_NET_ADMIN in the "
+		    "initial user namespace: run ward as root, or allow TCP "
+		    "only and refuse @io-uring (rootless mode never falls "
+		    "back to less)");
 	return 0;
 }
 
@@ -445,26 +419,4 @@ const char *ward_net_denial_str(const struct ward_net_denial *d, char *buf,
 	snprintf(buf, len, d->family == 4 ? "%s %s %s:%u" : "%s %s [%s]:%u",
 		 ward_net_hook_name(d->hook), proto, a, d->port);
 	return buf;
-}
-
-/* ------------------------------------------------------------ sandbox */
-
-int ward_net_scope_sandbox(ward_err *err)
-{
-	struct ward_landlock_attr attr = {
-	    .scoped = WARD_LANDLOCK_SCOPE_ABSTRACT_UNIX,
-	};
-	_cleanup_close_ int fd =
-	    (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof(attr), 0);
-
-	if (fd < 0)
-		return ward_fail(err, errno,
-				 "landlock: a ruleset scoping abstract unix "
-				 "sockets");
-	if (syscall(SYS_landlock_restrict_self, fd, 0) < 0)
-		return ward_fail(err, errno, "landlock: restrict the sandbox%s",
-				 errno == EPERM ? " (no_new_privs must be set "
-						  "first)"
-						: "");
-	return 0;
 }

@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * net.h: the egress allow-list at run time (docs/spec.md part 5).
+ * net.h: the egress allow-list's kernel programs at run time, the second
+ * layer behind the socket broker (docs/spec.md part 5).
  *
- * The compiler generated the eBPF programs and the contents of their maps;
- * the supervisor only creates the maps, fills them, loads the programs with
- * the maps' descriptors written in, and attaches them to the run's cgroup
- * v2 directory before the sandbox runs any code. After the run it reads the
- * denial counters for the report. Inside the sandbox, one more step closes
- * the abstract unix sockets of the shared network namespace.
+ * Every run has a network namespace of its own with loopback only; with an
+ * allow-list the broker (launcher/unprivileged/broker.c) makes the
+ * sockets that leave it, in the namespace ward started in. In root mode on
+ * a cgroup2 host, the compiler's eBPF programs are attached to the
+ * broker's cgroup directory as well, so that the kernel checks every
+ * socket the broker made whatever the sandbox does with it; a policy the
+ * broker alone cannot hold (UDP rules, io_uring) requires them. The
+ * supervisor creates the maps, fills them, loads the programs with the
+ * maps' descriptors written in, and attaches them before the broker makes
+ * any socket; after the run it reads the denial counters for the report.
  *
  * Order in the launcher (allow-list mode only):
  *
  *   supervisor   ward_net_check_host()       before any process exists
- *                ward_net_setup(cgroup fd)    the run's cgroup v2 directory
- *                                             exists, the sandbox does not
- *                clone3(CLONE_INTO_CGROUP, without CLONE_NEWNET)
- *   init         ward_net_scope_sandbox()    after no_new_privs, before the
- *                                             target is started
+ *                ward_net_setup(cgroup fd)    the broker's cgroup v2
+ *                                             directory exists, the broker
+ *                                             is not in it yet
+ *                the broker moved in, the sandbox made
  *   supervisor   ward_net_denials()          after the run (the counters
  *                                             live while st is open)
  *                ward_net_teardown()         on every path; then the
@@ -59,13 +63,13 @@ void ward_net_state_init(struct ward_net_state *st);
 
 /*
  * Can this host and this mode enforce net? Nothing to do for `net none`.
- * An allow-list needs root (cgroup BPF needs CAP_BPF and CAP_NET_ADMIN in
- * the initial user namespace: rootless mode is refused, never downgraded),
- * its programs in the blob, and Landlock's abstract unix socket scoping
- * (ABI 6), since the sandbox shares the host's network namespace.
+ * An allow-list needs a blob made for the broker (WARD_REQ_NET_BROKER, its
+ * programs in it); one that requires the programs too (WARD_REQ_NET_BPF)
+ * needs root (cgroup BPF needs CAP_BPF and CAP_NET_ADMIN in the initial
+ * user namespace): rootless mode is refused, never downgraded.
  */
-int ward_net_check_host(const struct ward_net *net, enum ward_mode mode,
-			ward_err *err);
+int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
+			enum ward_mode mode, ward_err *err);
 
 /* Create and fill the maps, load the programs and attach them to
  * cgroup_fd (a cgroup v2 directory, still empty). On failure nothing is
@@ -88,12 +92,5 @@ const char *ward_net_denial_str(const struct ward_net_denial *d, char *buf,
  * cgroup is removed (the kernel then releases them, off the supervisor's
  * path): a process that outlived the run is still filtered. */
 void ward_net_teardown(struct ward_net_state *st);
-
-/* In the sandbox (init, once no_new_privs is set): forbid connecting to
- * abstract unix sockets made outside the sandbox (Landlock scope). */
-int ward_net_scope_sandbox(ward_err *err);
-
-/* The kernel's Landlock ABI version, or a negative errno. */
-int ward_net_landlock_abi(void);
 
 #endif

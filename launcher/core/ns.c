@@ -55,10 +55,6 @@ int ward_spawn(struct ward_launch *l, struct ward_child *child, ward_err *err)
 	};
 	long pid;
 
-	/* An allow-list shares the host's network namespace, filtered by
-	 * the run cgroup's BPF programs (launcher/core/net.c). */
-	if (l->policy->net.mode == WARD_NET_ALLOWLIST)
-		args.flags &= ~(uint64_t)CLONE_NEWNET;
 	if (l->cgroup_fd >= 0) {
 		args.flags |= CLONE_INTO_CGROUP;
 		args.cgroup = (uint64_t)l->cgroup_fd;

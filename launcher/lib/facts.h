@@ -76,6 +76,8 @@ struct ward_cgroup {
 	struct ward_cg_dir dir[WARD_CG_MAXHIER];
 	int ndirs;
 	int v2;			    /* index in dir[] of cgroup2, or -1 */
+	int broker;		    /* index + 1 in dir[] of the broker's
+				       cgroup2 directory; 0: none */
 	int by_ctrl[WARD_CG_NCTRL]; /* index in dir[] per controller, -1 */
 	bool swap_by_host; /* swap 0 holds because the host has no swap */
 	struct ward_cg_applied applied[WARD_CG_MAXAPPLIED];
@@ -143,7 +145,9 @@ enum ward_stop {
 	WARD_STOP_SECCOMP, /* a kill rule matched */
 	WARD_STOP_SIGNAL,  /* ward got SIGTERM, SIGINT or SIGHUP */
 	WARD_STOP_COURIER, /* the courier died: nothing could leave */
-	WARD_STOP_OOM	   /* the OOM killer killed in the run: all of it */
+	WARD_STOP_OOM,	   /* the OOM killer killed in the run: all of it */
+	WARD_STOP_BROKER   /* the broker died: no notification could be
+			      answered */
 };
 
 /* The syscall a kill rule stopped. */
@@ -183,6 +187,106 @@ struct ward_report_denial {
 };
 
 #define WARD_FACTS_DENIALS 64
+
+/* ------------------------------------------------------------ the broker */
+
+/*
+ * The broker (launcher/unprivileged/broker.c, docs/spec.md 4.6 and part 5):
+ * an unprivileged fork of the supervisor that answers every seccomp
+ * notification of the sandbox. What it saw, bounded: a flood of calls
+ * counts in the entries it has, and one entry of every kind it could not
+ * keep counts in *_dropped.
+ */
+
+/* A syscall the broker refused and recorded (an `errno E log` rule, a call
+ * of a group marked `log`). Calls of one syscall answered with one errno
+ * are one entry; the arguments are those of the first. */
+#define WARD_RECORD_SYSCALLS 64
+struct ward_syscall_record {
+	int32_t nr;
+	uint32_t arch;
+	uint32_t errno_nr; /* the answer */
+	uint32_t reserved;
+	uint64_t count;
+	struct timespec first; /* CLOCK_REALTIME */
+	uint64_t args[6];      /* of the first call, as the kernel saw them */
+};
+
+enum ward_net_call {
+	WARD_NC_SOCKET = 1,  /* socket() refused (its family, type) */
+	WARD_NC_CONNECT = 2, /* connect() */
+	WARD_NC_SENDTO = 3,  /* sendto() with an address */
+	WARD_NC_OTHER = 4    /* a refused option or flag (nr says which
+				syscall) */
+};
+
+enum ward_net_verdict {
+	WARD_NV_ALLOWED = 1, /* the allow-list allows it: the broker made it */
+	WARD_NV_REFUSED = 2, /* refused: the allow-list, the family, a flag */
+	WARD_NV_LOCAL = 3    /* the sandbox's own: its loopback, a unix
+				socket (not the allow-list's to decide) */
+};
+
+/* A network attempt the broker saw. Attempts alike (call, verdict,
+ * destination, answer) are one entry. */
+#define WARD_RECORD_NET 128
+struct ward_net_record {
+	uint8_t call;	 /* enum ward_net_call */
+	uint8_t verdict; /* enum ward_net_verdict */
+	uint8_t family;	 /* 4 or 6 (an IPv4-mapped address is 4); 0: none */
+	uint8_t proto;	 /* IPPROTO_TCP, IPPROTO_UDP; 0: none */
+	uint16_t port;
+	uint16_t domain; /* the socket's address family (AF_*) */
+	uint32_t type;	 /* socket(): its type argument */
+	int32_t nr;	 /* WARD_NC_OTHER: the syscall */
+	int32_t err;	 /* the answer's errno; 0: it succeeded */
+	uint32_t reserved;
+	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
+	uint64_t count;
+	struct timespec first; /* CLOCK_REALTIME */
+};
+
+struct ward_broker_facts {
+	bool ran;	    /* the broker had the run's listener */
+	bool records;	    /* these records are the broker's own */
+	uint64_t notified;  /* notifications answered */
+	uint64_t throttled; /* times it held back a flood */
+	uint32_t nsys;
+	uint64_t sys_dropped; /* calls whose syscall found no free entry */
+	struct ward_syscall_record sys[WARD_RECORD_SYSCALLS];
+	uint32_t nnet;
+	uint64_t net_dropped; /* attempts that found no free entry */
+	struct ward_net_record net[WARD_RECORD_NET];
+	char error[WARD_ERR_MSG_MAX]; /* why it stopped early, or "" */
+};
+
+/* From the broker to the supervisor, one SOCK_SEQPACKET message each: the
+ * supervisor acts on the kind alone (and names the killed call from nr and
+ * arch, which the kernel gave the broker). WARD_B_RECORDS carries
+ * struct ward_broker_facts after the header, which the supervisor passes
+ * on to the courier without reading it. */
+enum ward_broker_kind {
+	WARD_B_READY = 1,   /* set up, privileges dropped: go */
+	WARD_B_REFUSE = 2,  /* text: why the run cannot start */
+	WARD_B_KILL = 3,    /* a kill rule matched: kill the sandbox */
+	WARD_B_RECORDS = 4, /* after WARD_S_END: the records */
+};
+
+struct ward_broker_msg {
+	uint32_t kind;
+	int32_t nr;	   /* WARD_B_KILL: the syscall */
+	uint32_t arch;	   /* its AUDIT_ARCH_* */
+	uint32_t nr_known; /* 0: the notification went away unread */
+	char text[WARD_ERR_MSG_MAX];
+};
+
+/* From the supervisor to the broker, one byte each: GO once it is in its
+ * cgroup, LISTENER with the sandbox's listener (SCM_RIGHTS), END once
+ * nothing of the sandbox is left (the broker then sends its records and
+ * exits). */
+#define WARD_S_GO	'g'
+#define WARD_S_LISTENER 'L' /* as ward_send_fd sends it */
+#define WARD_S_END	'e'
 
 /* ------------------------------------------------------------ workspace */
 
@@ -226,9 +330,10 @@ struct ward_facts {
 	struct ward_cgroup cg;
 	struct ward_cg_stats stats;
 	struct ward_cg_cleanup cleanup;
-	bool net_checked; /* the allow-list ran: denials were read */
+	bool net_checked; /* the cgroup programs ran: denials were read */
 	uint32_t ndenials;
 	struct ward_report_denial denials[WARD_FACTS_DENIALS];
+	struct ward_broker_facts broker; /* what the broker recorded */
 	/* The supervisor's half of the workspace's removal. */
 	bool ws_removed;
 	uint64_t ws_rm_removed; /* the empty directories it removed */

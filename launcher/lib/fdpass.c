@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fdpass.c: a small message and at most one descriptor over a unix socket
- * (SCM_RIGHTS): how init hands the target's seccomp listener to the
- * supervisor, and its writable mounts to the courier (fdpass.h).
+ * (SCM_RIGHTS): see fdpass.h.
  */
 #include "fdpass.h"
 

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fdpass.h: a small message and at most one descriptor over a unix socket
- * (SCM_RIGHTS).
+ * (SCM_RIGHTS): init hands the target's seccomp listener to the supervisor
+ * and its writable mounts to the courier, the supervisor the listener to
+ * the broker. In launcher/lib: both sides of the privilege line use it.
  */
 #ifndef WARD_FDPASS_H
 #define WARD_FDPASS_H

@@ -32,6 +32,7 @@
  */
 #include "blob_read.h"
 #include "blobfile.h"
+#include "broker_proc.h"
 #include "cgroup.h"
 #include "check.h"
 #include "cli.h"
@@ -85,6 +86,7 @@ struct run {
 	int ids_fd;    /* root mode: the lock on this run's host ids, or -1 */
 	struct ward_cgroup cg;
 	struct ward_net_state net;
+	struct ward_broker_proc broker; /* answers the seccomp notifications */
 	struct ward_child child;
 	bool spawned, supervised;
 	struct ward_cg_cleanup cleanup;
@@ -202,13 +204,20 @@ static int plan_cgroups(struct run *r, ward_err *err)
 	struct ward_cg_host host;
 	struct ward_cg_request rq = {
 	    .need = ward_cg_needed(p),
-	    .need_v2 = p->net.mode == WARD_NET_ALLOWLIST,
+	    /* NET: the allow-list's programs go on the broker's cgroup2
+	     * directory in root mode; required when the broker alone
+	     * cannot hold the list (net.h). */
+	    .need_v2 = p->net.mode == WARD_NET_ALLOWLIST &&
+		       r->priv.mode == WARD_MODE_ROOT &&
+		       (p->requirements & WARD_REQ_NET_BPF),
+	    .broker_dir = p->net.mode == WARD_NET_ALLOWLIST &&
+			  r->priv.mode == WARD_MODE_ROOT,
 	    .base = r->cli.cgroup_base,
 	    .mode = r->priv.mode,
 	    .uid = r->priv.caller_uid,
 	};
 
-	if (!rq.need && !rq.need_v2) {
+	if (!rq.need && !rq.need_v2 && !rq.broker_dir) {
 		r->cg.v2 = -1;
 		for (int c = 0; c < WARD_CG_NCTRL; c++)
 			r->cg.by_ctrl[c] = -1;
@@ -243,7 +252,8 @@ static int prepare(struct run *r, ward_err *err)
 		return -1;
 	/* NET: can this host and mode enforce the allow-list? */
 	if (p->net.mode != WARD_NET_NONE &&
-	    ward_net_check_host(&p->net, r->priv.mode, err) < 0)
+	    ward_net_check_host(&p->net, p->requirements, r->priv.mode, err) <
+		0)
 		return -1;
 	/* The workspace's slots join the caller's before they are matched. */
 	if (ward_outputs_prepare(&r->outs, p, &r->cli, &r->priv, err) < 0)
@@ -479,11 +489,14 @@ static int create(struct run *r, ward_err *err)
 		    (r->oom_fd = ward_cg_oom_watch(&r->cg, err)) < 0)
 			return -1;
 	}
-	/* NET: the programs are attached to the run's cgroup2 directory,
-	 * which exists now, before any process of the sandbox does. */
-	if (p->net.mode == WARD_NET_ALLOWLIST &&
-	    ward_net_setup(&p->net, r->l.cgroup_fd, &r->net, err) < 0)
+	/* NET: the programs are attached to the broker's cgroup2
+	 * directory (root mode), which exists now, before the broker is
+	 * in it and before any process of the sandbox. */
+	if (p->net.mode == WARD_NET_ALLOWLIST && r->cg.broker &&
+	    ward_net_setup(&p->net, r->cg.dir[r->cg.broker - 1].fd, &r->net,
+			   err) < 0)
 		return -1;
+
 	if (p->requirements & WARD_REQ_SECCOMP_NOTIFY) {
 		int sv[2];
 
@@ -517,6 +530,20 @@ static int spawn(struct run *r, ward_err *err)
 		r->spawned = false;
 		return -1;
 	}
+	/* BROKER: every notification's answer (kills, recorded refusals,
+	 * the sockets of an allow-list), unprivileged; made while init is
+	 * held, since it may join init's user namespace (broker_proc.h). */
+	if ((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
+	    ward_broker_spawn(&r->blob.policy, &r->priv,
+			      r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
+					   : -1,
+			      r->child.pid, &r->broker, err) < 0) {
+		ward_err init_err = {0};
+
+		ward_spawn_abort(&r->child, &init_err);
+		r->spawned = false;
+		return -1;
+	}
 	if (ward_release(&r->child, err) < 0) {
 		r->spawned = false;
 		return -1;
@@ -539,6 +566,7 @@ static int supervise(struct run *r, ward_err *err)
 	    .courier = r->from_courier,
 	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
+	    .broker = r->broker.pid ? &r->broker : NULL,
 	    .cg = &r->cg,
 	};
 	int rc = ward_supervise(&w, &r->facts.outcome, err);
@@ -548,7 +576,8 @@ static int supervise(struct run *r, ward_err *err)
 	return rc;
 }
 
-/* NET: the denials the allow-list counted, spelled for the report. */
+/* NET: the denials the cgroup programs counted (root mode, cgroup2),
+ * spelled for the report. */
 static void read_denials(struct run *r)
 {
 	struct ward_net_denial *d = NULL;
@@ -557,7 +586,7 @@ static void read_denials(struct run *r)
 	ward_err err = {0};
 
 	if (r->blob.policy.net.mode != WARD_NET_ALLOWLIST || !r->spawned ||
-	    ward_net_denials(&r->net, &d, &n, &err) < 0)
+	    r->net.denied_fd < 0 || ward_net_denials(&r->net, &d, &n, &err) < 0)
 		return;
 	f->net_checked = true;
 	for (size_t i = 0; i < n && i < WARD_FACTS_DENIALS; i++) {
@@ -580,6 +609,9 @@ static void finish(struct run *r)
 		ward_kill_sandbox(&w);
 		waitpid(r->child.pid, NULL, 0);
 	}
+	/* BROKER: nothing is left to notify; its records, and it is gone
+	 * before its cgroup is removed. */
+	ward_broker_end(&r->broker, &r->facts.broker);
 	/* The streams end for the courier with the last writer, and so
 	 * does init's socket (there may never have been an init). */
 	close_fd(&r->pipe_wr[0]);
@@ -741,6 +773,13 @@ static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 			  "ended during the run: the sandbox was killed");
 		return tmp;
 	}
+	if (o->stop == WARD_STOP_BROKER) {
+		ward_fail(tmp, 0,
+			  "the broker, which answers the sandbox's seccomp "
+			  "notifications, ended during the run: the sandbox "
+			  "was killed");
+		return tmp;
+	}
 	switch (o->end) {
 	case WARD_END_EXEC:
 		if (o->err.code == ENOENT)
@@ -773,6 +812,7 @@ int main(int argc, char **argv)
 	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.ids_fd = -1;
 	r.l.notify_wr = r.l.hand_wr = -1;
 	r.to_courier = r.from_courier = -1;
+	r.broker.sock = -1;
 	for (int i = 0; i < 2; i++)
 		r.pipe_rd[i] = r.pipe_wr[i] = -1;
 	ward_net_state_init(&r.net);

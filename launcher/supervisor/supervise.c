@@ -10,11 +10,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/seccomp.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -88,7 +86,8 @@ struct loop {
 	int tfd;	  /* the wall and grace timer */
 	bool grace_armed; /* the timer now counts the grace */
 	bool killed;
-	int listener;
+	int listener; /* held, never read: the broker reads its copy */
+	bool broker_gone;
 	bool init_done;
 	bool sample_pids;
 };
@@ -174,32 +173,35 @@ static void on_signal(struct loop *L)
 	arm(L, L->w->grace_ms);
 }
 
-static void on_listener(struct loop *L)
+/* The broker's word: a fixed-size message whose kind alone is acted on.
+ * Its end during the run means no notification can be answered any more:
+ * the calls that wait for one keep waiting (the supervisor's own copy of
+ * the listener keeps them from failing with ENOSYS) until the kill. */
+static void on_broker(struct loop *L)
 {
-	/* The kernel copies its own struct, which a later kernel may
-	 * make larger than these headers': room to spare. */
-	union {
-		struct seccomp_notif n;
-		uint8_t bytes[512];
-	} u;
+	struct ward_broker_msg m;
 	struct ward_violation *v = &L->o->seccomp;
+	ssize_t n = recv(L->w->broker->sock, &m, sizeof(m), MSG_DONTWAIT);
 
-	memset(&u, 0, sizeof(u));
-	if (ioctl(L->listener, SECCOMP_IOCTL_NOTIF_RECV, &u) < 0) {
-		if (errno == EINTR)
-			return;
-		/* ENOENT: the waiting thread was interrupted before the
-		 * notification was read (a signal). The call did not run;
-		 * the sandbox is killed all the same. */
-	} else if (!v->seen) {
-		v->nr_known = true;
-		v->nr = u.n.data.nr;
-		v->arch = u.n.data.arch;
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n == (ssize_t)sizeof(m) && m.kind == WARD_B_KILL) {
+		/* A kill rule matched: the call never runs, the whole
+		 * sandbox is killed, the call named (the kernel's numbers,
+		 * through the broker). */
+		if (!v->seen) {
+			v->seen = true;
+			v->nr_known = m.nr_known != 0;
+			v->nr = m.nr;
+			v->arch = m.arch;
+		}
+		stop_run(L, WARD_STOP_SECCOMP);
+		return;
 	}
-	/* The call is never answered: the thread waits in the kernel
-	 * until the kill below ends it. */
-	v->seen = true;
-	stop_run(L, WARD_STOP_SECCOMP);
+	if (n > 0)
+		return; /* nothing else is expected while the sandbox runs */
+	L->broker_gone = true;
+	stop_run(L, WARD_STOP_BROKER);
 }
 
 static void on_init_end(struct loop *L)
@@ -242,7 +244,7 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_LISTEN, P_COURIER, P_OOM, P_N };
+enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_BROKER, P_COURIER, P_OOM, P_N };
 
 static void build(struct loop *L, struct pollfd *pfd)
 {
@@ -254,7 +256,7 @@ static void build(struct loop *L, struct pollfd *pfd)
 	pfd[P_SIG].fd = w->sigfd;
 	pfd[P_TIMER].fd = L->tfd;
 	pfd[P_NSOCK].fd = w->notify_sock;
-	pfd[P_LISTEN].fd = L->listener;
+	pfd[P_BROKER].fd = w->broker && !L->broker_gone ? w->broker->sock : -1;
 	pfd[P_COURIER].fd = w->courier;
 	pfd[P_OOM].fd = w->oom;
 	pfd[P_OOM].events = POLLIN | POLLPRI;
@@ -332,13 +334,15 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 			L.listener = ward_recv_fd(w->notify_sock);
 			close(w->notify_sock);
 			w->notify_sock = -1;
+			/* Without the broker nothing answers: a call the
+			 * program sends to it would wait for ever. */
+			if (L.listener >= 0 &&
+			    (!w->broker ||
+			     ward_broker_listen(w->broker, L.listener) < 0))
+				stop_run(&L, WARD_STOP_BROKER);
 		}
-		if (pfd[P_LISTEN].revents & POLLIN)
-			on_listener(&L);
-		else if (pfd[P_LISTEN].revents) {
-			close(L.listener); /* no filtered task left */
-			L.listener = -1;
-		}
+		if (pfd[P_BROKER].revents)
+			on_broker(&L);
 		if (pfd[P_COURIER].revents)
 			on_courier(&L);
 		if (pfd[P_OOM].revents && w->cg &&
@@ -370,7 +374,7 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + SIGSYS;
 	if (o->stop == WARD_STOP_SIGNAL)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
-	if (o->stop == WARD_STOP_COURIER)
+	if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER)
 		return WARD_EXIT_REFUSED;
 	if (o->stop == WARD_STOP_OOM || o->backstop)
 		return WARD_EXIT_SIGNAL_BASE + SIGKILL;

@@ -18,9 +18,13 @@
  *                       the supervisor): the sandbox is killed; its end
  *                       means nothing can leave the sandbox any more:
  *                       the sandbox is killed
- *   the notify socket   brings the seccomp listener from init, once
- *   the listener        a `kill` rule matched: the call never runs, the
- *                       sandbox is killed, the syscall is recorded
+ *   the notify socket   brings the seccomp listener from init, once: a
+ *                       copy goes to the broker, which answers every
+ *                       notification (broker_proc.h)
+ *   the broker          says when a `kill` rule matched: the call never
+ *                       runs, the sandbox is killed, the syscall is
+ *                       recorded; its end means no notification can be
+ *                       answered any more: the sandbox is killed
  *
  * "Killed" is one act: cgroup.kill (or freeze and kill on v1) and SIGKILL
  * to init, whose death takes every process of its pid namespace with it.
@@ -29,6 +33,7 @@
 #ifndef WARD_SUPERVISE_H
 #define WARD_SUPERVISE_H
 
+#include "broker_proc.h"
 #include "cgroup.h"
 #include "facts.h"
 #include "ns.h"
@@ -40,13 +45,14 @@
 /* What the loop watches; everything but child and sigfd is optional. */
 struct ward_watch {
 	struct ward_child *child;
-	int sigfd;		/* signalfd of SIGTERM, SIGINT, SIGHUP */
-	uint64_t wall_ms;	/* 0: no wall limit */
-	uint64_t grace_ms;	/* SIGTERM this long before the kill */
-	int courier;		/* the courier's messages, or -1 */
-	int oom;		/* ward_cg_oom_watch, or -1 */
-	int notify_sock;	/* the seccomp listener comes here; -1 */
-	struct ward_cgroup *cg; /* NULL or inactive: no cgroup */
+	int sigfd;	   /* signalfd of SIGTERM, SIGINT, SIGHUP */
+	uint64_t wall_ms;  /* 0: no wall limit */
+	uint64_t grace_ms; /* SIGTERM this long before the kill */
+	int courier;	   /* the courier's messages, or -1 */
+	int oom;	   /* ward_cg_oom_watch, or -1 */
+	int notify_sock;   /* the seccomp listener comes here; -1 */
+	struct ward_broker_proc *broker; /* NULL: none */
+	struct ward_cgroup *cg;		 /* NULL or inactive: no cgroup */
 };
 
 /* Supervise until init has ended and its messages are read. Closes the

@@ -6,6 +6,7 @@
 
 #include "blob.h"
 #include "channel.h"
+#include "report_net.h"
 #include "sha256.h"
 #include "syscall_names.h"
 
@@ -396,38 +397,6 @@ static void put_output(FILE *f, const struct ward_report *r)
 	fputc('}', f);
 }
 
-static void put_denials(FILE *f, const struct ward_report *r)
-{
-	const struct ward_violation *v = r->outcome ? r->violation : NULL;
-
-	fputs("{\"seccomp\": [", f);
-	if (v && v->seen) {
-		fputs("{\"syscall\": ", f);
-		ward_json_str(f, v->name);
-		fputs(", \"nr\": ", f);
-		if (v->nr_known)
-			fprintf(f, "%d, \"arch\": ", v->nr);
-		else
-			fputs("null, \"arch\": ", f);
-		ward_json_str(f, v->nr_known ? ward_arch_name(v->arch) : NULL);
-		fputs(", \"action\": \"kill\"}", f);
-	}
-	fputs("], \"network\": ", f);
-	if (!r->net_checked) {
-		fputs("null", f);
-	} else {
-		fputc('[', f);
-		for (size_t i = 0; i < r->nnet; i++) {
-			fputs(i ? ", {\"denied\": " : "{\"denied\": ", f);
-			ward_json_str(f, r->net[i].what);
-			fprintf(f, ", \"count\": %llu}",
-				(unsigned long long)r->net[i].count);
-		}
-		fputc(']', f);
-	}
-	fputc('}', f);
-}
-
 static void put_oom(FILE *f, const struct ward_report *r)
 {
 	const struct ward_cg_stats *st = r->stats;
@@ -533,7 +502,9 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	fputs(", \"output\": ", f);
 	put_output(f, r);
 	fputs(", \"denials\": ", f);
-	put_denials(f, r);
+	ward_report_denials(f, r); /* report_net.c */
+	fputs(", \"network\": ", f);
+	ward_report_network(f, r);
 	fputs(", \"cleanup\": ", f);
 	put_cleanup(f, r);
 	ward_channel_report(f, r->channel,
@@ -583,6 +554,7 @@ void ward_report_summary(FILE *f, const struct ward_report *r)
 				(unsigned long long)r->stats->pids_peak);
 		fputc('\n', f);
 	}
+	ward_report_denials_summary(f, r);
 	for (int i = 0; r->output && o && i < 2; i++) {
 		const struct ward_stream *s = &r->output->s[i];
 

@@ -53,7 +53,9 @@ struct ward_report {
 	const struct ward_cg_cleanup *cleanup;	/* NULL: no cgroup */
 	const struct ward_report_denial *net;	/* network denials */
 	size_t nnet;
-	bool net_checked; /* the allow-list ran: denials were read */
+	bool net_checked; /* the cgroup programs ran: denials were read */
+	/* What the broker recorded (NULL, or records false: nothing). */
+	const struct ward_broker_facts *broker;
 	/* The output channel (channel.h): workspace, file diff, export;
 	 * NULL: all three null. */
 	const struct ward_channel *channel;

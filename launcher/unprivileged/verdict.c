@@ -98,6 +98,7 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		f |= WARD_R_BIT(WARD_R_OOM_KILLED);
 		break;
 	case WARD_STOP_COURIER: /* ward's own failure */
+	case WARD_STOP_BROKER:
 	case WARD_STOP_NONE:
 		break;
 	}
@@ -115,7 +116,7 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		v->reason = WARD_R_TIMEOUT;
 	else if (o->stop == WARD_STOP_SIGNAL)
 		v->reason = WARD_R_INTERRUPTED;
-	else if (o->stop == WARD_STOP_COURIER)
+	else if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER)
 		v->reason = WARD_R_LAUNCHER_ERROR;
 	else if (o->stop == WARD_STOP_OOM)
 		v->reason = WARD_R_OOM_KILLED;

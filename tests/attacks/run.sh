@@ -76,6 +76,7 @@ build() { # OUT SRC [FLAGS...]
 }
 build probe "$TOP/tests/e2e/probe.c" -static
 build atk "$A/lib/atk.c" -static -pthread
+build brk "$A/lib/brk.c" -static -pthread
 build mkblob "$TOP/tests/e2e/mkblob.c" -D_GNU_SOURCE -I"$TOP/common" \
 	-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/common/blob_read.c" \
 	"$TOP/common/sha256.c" "$TOP/common/util.c" -lseccomp -lsodium
@@ -220,7 +221,7 @@ run_case() { # FILE
 		mkdir -p "$IN" "$OUTD" "$CASE_T/rep" && chmod 755 "$CASE_T" "$IN"
 		chown "$HUID:$HUID" "$OUTD"
 		[ "$MODE" = rootless ] && chown "$NOBODY" "$CASE_T/rep"
-		cp "$T/bin/atk" "$T/bin/probe" "$IN/"
+		cp "$T/bin/atk" "$T/bin/probe" "$T/bin/brk" "$IN/"
 		cg_new "c$ncase" || {
 			line FAIL "$m/$name" "cannot make the test cgroups"
 			continue

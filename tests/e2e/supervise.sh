@@ -167,6 +167,7 @@ procs_in_net() { wc -l <"$NET_PIDS/cgroup.procs"; }
 runs_left() {
 	for b in $BASES; do [ -d "$b" ] && ls "$b"; done | grep '^run-' |
 		while IFS=- read -r _ pid start; do
+			start=${start%-broker} # the broker's, beside its run
 			[ "$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null |
 				cut -d' ' -f20)" = "$start" ] || echo "run-$pid-$start"
 		done | wc -l
@@ -448,6 +449,34 @@ else
 	fail root/seccomp-control-no-kill "$(why)"
 fi
 
+# The broker answers every notification: if it dies during the run, no
+# call that waits for it runs (the supervisor keeps the listener, so the
+# kernel does not fail them with ENOSYS), and the sandbox is killed.
+compile brokerdeath "wall 20s; memory 64M;" "kill getpgrp;" || exit 1
+rm -f "$T/out/r.json"
+# shellcheck disable=SC2086
+timeout -k 2 30 "$WARD" $CGARGS --report "$T/out/r.json" "$T/brokerdeath.wardb" -- \
+	/usr/bin/python3 -c 'import os, time; print("up", flush=True); time.sleep(1.5); os.getpgrp(); print("after", flush=True)' \
+	>"$T/o" 2>"$T/e" </dev/null &
+wpid=$!
+i=0
+while ! grep -q up "$T/o" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sup=$(pgrep -P $wpid)
+bpid=
+for c in $(pgrep -P "${sup:-0}"); do
+	ls -l /proc/$c/fd 2>/dev/null | grep -q 'seccomp notify' && bpid=$c
+done
+[ -n "$bpid" ] && kill -9 "$bpid"
+wait $wpid
+rc=$?
+cp "$T/out/r.json" "$T/r.json" 2>/dev/null || echo '{}' >"$T/r.json"
+if [ -n "$bpid" ] && [ "$rc" = 125 ] && [ "$(q .reason)" = launcher_error ] &&
+	q .error | grep -q "the broker.*ended during the run" && ! grep -q after "$T/o"; then
+	pass root/broker-death-kills-the-run
+else
+	fail root/broker-death-kills-the-run "broker=$bpid $(why)"
+fi
+
 # ------------------------------------------------------------ the report
 launch -v "$T/mem.wardb" -- /bin/sh -c 'echo hi; exit 3' 2>/dev/null
 ts='^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z$'
@@ -514,6 +543,31 @@ PY
 		pass root/stdlib-python-csv-to-stats
 	else
 		fail root/stdlib-python-csv-to-stats "$(cat "$T/out/stats.json" 2>/dev/null) $(why)"
+	fi
+	# What a hostile program tried is on the record: the refused calls
+	# of the profile's dangerous groups by name with their counts and
+	# first arguments, the refused socket as a network attempt.
+	cat >"$T/in/try.py" <<'PY'
+import ctypes, socket
+libc = ctypes.CDLL(None, use_errno=True)
+for magic in (0x1234567, 0x7654321):
+    libc.reboot(magic)
+libc.mount(b"none", b"/tmp", b"tmpfs", 0, None)
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+except OSError as e:
+    print("socket", e.errno)
+PY
+	chmod 644 "$T/in/try.py"
+	launch --slot input="$T/in" --slot output="$T/out" "$T/python.wardb" -- /usr/bin/python3 /input/try.py
+	if [ "$rc" = 0 ] && [ "$(q .reason)" = exited ] &&
+		[ "$(q '[.denials.seccomp[] | select(.syscall == "reboot" and .count == 2 and .errno == "EPERM" and .args[2] == "0x1234567")] | length')" = 1 ] &&
+		[ "$(q '[.denials.seccomp[] | select(.syscall == "mount" and .count == 1 and .action == "errno EPERM")] | length')" = 1 ] &&
+		[ "$(q '[.denials.network[] | select(.call == "socket" and .family == "ipv4" and .protocol == "tcp" and .errno == "EAFNOSUPPORT")] | length')" = 1 ] &&
+		[ "$(q .network.mode)" = none ]; then
+		pass root/stdlib-python-refusals-recorded
+	else
+		fail root/stdlib-python-refusals-recorded "$(jq -c .denials "$T/r.json" | head -c 600) $(why)"
 	fi
 else
 	fail compile/python "$(head -c 300 "$T/wardc.log")"

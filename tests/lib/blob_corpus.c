@@ -36,7 +36,7 @@ static const struct ward_policy minimal = {
     .nmounts = 1,
     .net = {.mode = WARD_NET_NONE},
     .seccomp = {.arch = WARD_ARCH_X86_64, .insns = kill_insn, .ninsns = 1},
-    .rules = {.default_action = {WARD_ACT_KILL, 0}},
+    .rules = {.default_action = {WARD_ACT_KILL, 0, 0}},
 };
 
 const struct ward_policy *ward_test_policy_minimal(void)
@@ -161,23 +161,23 @@ static const struct ward_cmp socket_cmps2[] = {
 };
 
 static const struct ward_cond_rule write_conds[] = {
-    {write_cmps, 1, {WARD_ACT_KILL, 0}},
+    {write_cmps, 1, {WARD_ACT_KILL, 0, 0}},
 };
 static const struct ward_cond_rule ioctl_conds[] = {
-    {ioctl_cmps1, 1, {WARD_ACT_KILL, 0}},
-    {ioctl_cmps2, 1, {WARD_ACT_LOG, 0}},
-    {ioctl_cmps3, 5, {WARD_ACT_TRAP, 0}},
+    {ioctl_cmps1, 1, {WARD_ACT_KILL, 0, 0}},
+    {ioctl_cmps2, 1, {WARD_ACT_LOG, 0, 0}},
+    {ioctl_cmps3, 5, {WARD_ACT_TRAP, 0, 0}},
 };
 static const struct ward_cond_rule socket_conds[] = {
-    {socket_cmps1, 1, {WARD_ACT_ALLOW, 0}},
-    {socket_cmps2, 2, {WARD_ACT_ERRNO, 4095}},
+    {socket_cmps1, 1, {WARD_ACT_ALLOW, 0, WARD_VIA_CONNECT}},
+    {socket_cmps2, 2, {WARD_ACT_ERRNO, 4095, WARD_VIA_RECORD_NET}},
 };
 
 static const struct ward_syscall_rule rich_syscalls[] = {
     {.nr = 0,
      .name = "read",
      .has_fallback = true,
-     .fallback = {WARD_ACT_ALLOW, 0}},
+     .fallback = {WARD_ACT_ALLOW, 0, 0}},
     {.nr = 1, .name = "write", .conds = write_conds, .nconds = 1},
     {.nr = 16,
      .name = "ioctl",
@@ -194,7 +194,7 @@ static const struct ward_syscall_rule rich_syscalls[] = {
     {.nr = 101,
      .name = "ptrace",
      .has_fallback = true,
-     .fallback = {WARD_ACT_KILL, 0}},
+     .fallback = {WARD_ACT_KILL, 0, 0}},
 };
 
 /* Every limit, each at a value that is distinct and in range. */

@@ -20,6 +20,13 @@
  *   many ADDR PORT COUNT     COUNT connects to PORT, PORT+1, ...
  *   loop N ADDR PORT         N connects and closes: "ok MEDIAN_US"
  *   mark ADDR TEXT           one UDP datagram TEXT to port 9, no answer
+ *   procnet tcp PORT         is a socket of local port PORT in this
+ *                            namespace's /proc/net/tcp or tcp6: "listed",
+ *                            "not listed"
+ *   procnet unix NAME        is @NAME in /proc/net/unix: the same
+ *   unspec ADDR PORT         connect to ADDR, then disconnect (AF_UNSPEC)
+ *                            and connect again to ADDR: "ok" or the error
+ *                            of the step that failed
  *   serve ADDR PORT          accept and close connections until killed
  *                            (the benchmark's host: it never lags)
  */
@@ -66,6 +73,16 @@ static const char *ename(int e)
 		return "ENOSYS";
 	case EADDRINUSE:
 		return "EADDRINUSE";
+	case ENOPROTOOPT:
+		return "ENOPROTOOPT";
+	case EOPNOTSUPP:
+		return "EOPNOTSUPP";
+	case EISCONN:
+		return "EISCONN";
+	case EALREADY:
+		return "EALREADY";
+	case ECONNABORTED:
+		return "ECONNABORTED";
 	}
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
@@ -297,6 +314,61 @@ static int many(const char *addr, int port, int count)
 	return 0;
 }
 
+/* Is pattern in one of the files? */
+static bool listed(const char *const *files, const char *pattern)
+{
+	char line[512];
+
+	for (; *files; files++) {
+		FILE *f = fopen(*files, "r");
+
+		while (f && fgets(line, sizeof(line), f))
+			if (strstr(line, pattern)) {
+				fclose(f);
+				return true;
+			}
+		if (f)
+			fclose(f);
+	}
+	return false;
+}
+
+static int procnet(const char *what, const char *arg)
+{
+	static const char *const tcp[] = {"/proc/net/tcp", "/proc/net/tcp6",
+					  NULL};
+	static const char *const unix_[] = {"/proc/net/unix", NULL};
+	char pat[128];
+
+	if (!strcmp(what, "tcp"))
+		snprintf(pat, sizeof(pat), ":%04X ", (unsigned)atoi(arg));
+	else
+		snprintf(pat, sizeof(pat), "@%s", arg);
+	printf("%s\n", listed(!strcmp(what, "tcp") ? tcp : unix_, pat)
+			   ? "listed"
+			   : "not listed");
+	return 0;
+}
+
+/* Connect, disconnect (AF_UNSPEC), connect again. */
+static int unspec(struct addr a)
+{
+	struct sockaddr un = {.sa_family = AF_UNSPEC};
+	int fd = socket(a.family, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return fail("socket");
+	timeouts(fd, 2000);
+	if (connect(fd, (struct sockaddr *)&a.ss, a.len) < 0)
+		return fail("connect");
+	if (connect(fd, &un, sizeof(un)) < 0)
+		return fail("disconnect");
+	if (connect(fd, (struct sockaddr *)&a.ss, a.len) < 0)
+		return fail("connect again");
+	printf("ok\n");
+	return 0;
+}
+
 static int cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;
@@ -386,6 +458,10 @@ int main(int argc, char **argv)
 				close(c);
 		}
 	}
+	if (!strcmp(a, "procnet") && argc == 4)
+		return procnet(argv[2], argv[3]);
+	if (!strcmp(a, "unspec") && argc == 4)
+		return unspec(parse(argv[2], argv[3]));
 	if (!strcmp(a, "loop") && argc == 5)
 		return loop(atoi(argv[2]), parse(argv[3], argv[4]));
 	fprintf(stderr, "netprobe: bad action %s\n", a);

@@ -1,22 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * netrun: the network library (launcher/core/net.c) driven as the launcher
- * drives it, for the tests and the benchmark, until ward itself runs
- * allow-list policies:
+ * netrun: the allow-list's cgroup programs (launcher/core/net.c) driven as
+ * the launcher drives them for the broker's sockets, for the tests and the
+ * benchmark: the second layer, on its own, without the broker in front.
  *
- *   netrun [-d] [-n] [-S] [-L] [-q] BLOB CGROUP_DIR PROG [ARGS...]
+ *   netrun [-d] [-n] [-q] BLOB CGROUP_DIR PROG [ARGS...]
  *
- * reads and checks BLOB, refuses as ward_net_check_host says (rootless,
- * old kernel), attaches the policy's programs to CGROUP_DIR (a cgroup v2
- * directory the caller made), starts PROG in that cgroup
- * (clone3(CLONE_INTO_CGROUP)) as uid/gid 65534 with no capability,
- * no_new_privs, the Landlock scope and the policy's seccomp filter, and
- * waits for it. Exit status: PROG's, or 3 when refused, 4 on an error.
+ * reads and checks BLOB, attaches the policy's programs to CGROUP_DIR (a
+ * cgroup v2 directory the caller made), starts PROG in that cgroup
+ * (clone3(CLONE_INTO_CGROUP)) in the caller's network namespace, as
+ * uid/gid 65534 without capabilities, with no_new_privs and no seccomp
+ * filter (the broker's sockets are made by the broker, whose own filter is
+ * not the policy's), and waits for it. Exit status: PROG's, or 3 when
+ * refused, 4 on an error.
  *
  *   -d  print the denials after the run: "denied HOOK PROTO ADDR:PORT N"
- *   -n  no programs (the baseline of the benchmark)
- *   -S  no seccomp filter (to reach the BPF programs behind it)
- *   -L  no Landlock scope (the control of the abstract socket test)
+ *   -n  no programs (the baseline of the benchmark, the controls)
  *   -q  quiet: no timing line on stderr
  */
 #include "blob_read.h"
@@ -26,7 +25,6 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <linux/sched.h>
-#include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,11 +68,9 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* The child: become an unprivileged sandbox process and exec. */
-static _Noreturn void child(const struct ward_policy *p, bool seccomp,
-			    bool landlock, char **argv)
+/* The child: an unprivileged process, and exec. */
+static _Noreturn void child(char **argv)
 {
-	ward_err err = {0};
 	const gid_t id = 65534;
 
 	if (setgroups(0, NULL) < 0 || setresgid(id, id, id) < 0 ||
@@ -86,19 +82,6 @@ static _Noreturn void child(const struct ward_policy *p, bool seccomp,
 		perror("netrun: no_new_privs");
 		_exit(4);
 	}
-	if (landlock && p->net.mode == WARD_NET_ALLOWLIST &&
-	    ward_net_scope_sandbox(&err) < 0)
-		_exit(die(4, "", &err));
-	if (seccomp) {
-		struct sock_fprog prog = {
-		    .len = (unsigned short)p->seccomp.ninsns,
-		    .filter = (struct sock_filter *)p->seccomp.insns,
-		};
-		if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) < 0) {
-			perror("netrun: seccomp");
-			_exit(4);
-		}
-	}
 	execvp(argv[0], argv);
 	fprintf(stderr, "netrun: exec %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
@@ -106,27 +89,20 @@ static _Noreturn void child(const struct ward_policy *p, bool seccomp,
 
 int main(int argc, char **argv)
 {
-	bool denials = false, nobpf = false, seccomp = true, landlock = true,
-	     quiet = false;
+	bool denials = false, nobpf = false, quiet = false;
 	struct ward_net_state st;
 	struct ward_blob blob;
 	ward_err err = {0};
 	int opt, status = 0, rc;
 	size_t len;
 
-	while ((opt = getopt(argc, argv, "+dnSLq")) != -1) {
+	while ((opt = getopt(argc, argv, "+dnq")) != -1) {
 		switch (opt) {
 		case 'd':
 			denials = true;
 			break;
 		case 'n':
 			nobpf = true;
-			break;
-		case 'S':
-			seccomp = false;
-			break;
-		case 'L':
-			landlock = false;
 			break;
 		case 'q':
 			quiet = true;
@@ -136,7 +112,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 3) {
-		fprintf(stderr, "usage: netrun [-dnSLq] BLOB CGROUP_DIR PROG "
+		fprintf(stderr, "usage: netrun [-dnq] BLOB CGROUP_DIR PROG "
 				"[ARGS...]\n");
 		return 2;
 	}
@@ -146,9 +122,10 @@ int main(int argc, char **argv)
 	if (ward_blob_read(buf, len, 0, &blob, &err) < 0)
 		return die(3, "", &err);
 	const struct ward_policy *p = &blob.policy;
-	if (ward_net_check_host(
-		&p->net, geteuid() == 0 ? WARD_MODE_ROOT : WARD_MODE_ROOTLESS,
-		&err) < 0) {
+	if (ward_net_check_host(&p->net, p->requirements,
+				geteuid() == 0 ? WARD_MODE_ROOT
+					       : WARD_MODE_ROOTLESS,
+				&err) < 0) {
 		ward_blob_release(&blob);
 		return die(3, "", &err);
 	}
@@ -175,7 +152,7 @@ int main(int argc, char **argv)
 	};
 	long pid = syscall(SYS_clone3, &ca, sizeof(ca));
 	if (pid == 0)
-		child(p, seccomp, landlock, argv + optind + 2);
+		child(argv + optind + 2);
 	if (pid < 0) {
 		rc = die(4, "clone3 into the cgroup", NULL);
 		goto out;

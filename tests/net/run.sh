@@ -1,11 +1,13 @@
 #!/bin/sh
-# tests/net/run.sh: the network allow-list, attacked and observed from
-# outside (docs/spec.md part 5). Root only. One line per test: "PASS name" or
-# "FAIL name: why" ("SKIP name: why" where this host cannot show it).
+# tests/net/run.sh: the network, attacked and observed from outside
+# (docs/spec.md part 5). Root only (it makes network namespaces; ward runs
+# in it as root and, dropped to uid 65534, rootless). One line per test:
+# "PASS name" or "FAIL name: why" ("SKIP name: why" where this host cannot
+# show it).
 #
 # The harness builds its own little internet and nothing else is reachable:
 #
-#   sbx (where the sandbox runs) ── veth ── srv    10.77.1.2, fd77:1::2
+#   sbx (where ward runs) ── veth ── srv    10.77.1.2, fd77:1::2
 #        10.77.1.1 fd77:1::1      ── veth ── meta   169.254.169.254,
 #        169.254.169.1 fd00:ec2::1                   fd00:ec2::254
 #        10.77.3.1 fd77:3::1      ── veth ── intra  10.77.3.2, fd77:3::2
@@ -18,12 +20,18 @@
 # client's errno AND no packet at the host (a marker datagram sent after
 # the attempt, from outside the sandbox, proves the log is up to date).
 #
-# The sandbox is tests/net/netrun (launcher/core/net.c as the launcher drives
-# it): a cgroup v2 directory below one this script makes under
-# /sys/fs/cgroup/unified, the policy tests/net/allow.ward compiled by wardc,
-# the child as uid 65534 without capabilities, with no_new_privs, the
-# Landlock scope and the policy's seccomp filter. Everything made here is
-# removed on every path (trap).
+# Two layers, each tested on its own:
+#   broker/MODE/...  ward itself, in sbx, root and rootless: the sandbox
+#                    in a network namespace of its own, the socket broker
+#                    making its connections (tests/net/allow.ward; rootless
+#                    allow-tcp.ward, the same without UDP, which needs the
+#                    second layer)
+#   programs/...     the cgroup programs alone, as the broker's sockets
+#                    meet them in root mode: tests/net/netrun attaches them
+#                    to a cgroup v2 directory below one this script makes
+#                    under /sys/fs/cgroup/unified and runs the probe there,
+#                    in sbx's namespace, as uid 65534 without capabilities
+# Everything made here is removed on every path (trap).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -87,13 +95,15 @@ if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/netru
 	fail build/netrun "$(head -c 300 "$T/cc.log")"
 	exit 1
 fi
-if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/allow.ward" \
-	-o "$T/allow.wardb" 2>"$T/cc.log"; then
-	fail build/policy "$(head -c 300 "$T/cc.log")"
-	exit 1
-fi
+for pol in allow allow-tcp; do
+	if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/$pol.ward" \
+		-o "$T/$pol.wardb" 2>"$T/cc.log"; then
+		fail build/policy-$pol "$(head -c 300 "$T/cc.log")"
+		exit 1
+	fi
+	chmod 644 "$T/$pol.wardb"
+done
 chmod 755 "$T/netprobe" "$T/netrun"
-chmod 644 "$T/allow.wardb"
 
 # ------------------------------------------------------------ the internet
 in_ns() { # NS CMD...: run in a namespace, with the host's /sys kept
@@ -249,67 +259,71 @@ allowed() {
 	esac
 }
 
-# ------------------------------------------------------------ TCP
-allowed tcp4/allowed srv 8080 -- tcp 10.77.1.2 8080
-allowed tcp6/allowed srv 8080 -- tcp fd77:1::2 8080
-allowed tcp6/v4-mapped-allowed srv 8080 -- tcp ::ffff:10.77.1.2 8080
-refused tcp4/other-port "err EPERM" srv - -- tcp 10.77.1.2 8081
-refused tcp6/other-port "err EPERM" srv - -- tcp fd77:1::2 8081
-refused tcp6/v4-mapped-other-port "err EPERM" srv - -- tcp ::ffff:10.77.1.2 8081
-refused tcp4/intranet "err EPERM" intra - -- tcp 10.77.3.2 8080
-refused tcp6/intranet "err EPERM" intra - -- tcp fd77:3::2 443
-refused tcp4/metadata "err EPERM" meta - -- tcp 169.254.169.254 80
-refused tcp6/metadata "err EPERM" meta - -- tcp fd00:ec2::254 80
-refused tcp6/v4-mapped-metadata "err EPERM" meta - -- tcp ::ffff:169.254.169.254 80
-refused tcp4/loopback-service "err EPERM" local - -- tcp 127.0.0.1 9090
+# ------------------------------------------------------------ the programs
+# The second layer on its own: what the cgroup programs let a socket of the
+# broker's do (netrun, no broker in front).
+
+# TCP
+allowed programs/tcp4/allowed srv 8080 -- tcp 10.77.1.2 8080
+allowed programs/tcp6/allowed srv 8080 -- tcp fd77:1::2 8080
+allowed programs/tcp6/v4-mapped-allowed srv 8080 -- tcp ::ffff:10.77.1.2 8080
+refused programs/tcp4/other-port "err EPERM" srv - -- tcp 10.77.1.2 8081
+refused programs/tcp6/other-port "err EPERM" srv - -- tcp fd77:1::2 8081
+refused programs/tcp6/v4-mapped-other-port "err EPERM" srv - -- tcp ::ffff:10.77.1.2 8081
+refused programs/tcp4/intranet "err EPERM" intra - -- tcp 10.77.3.2 8080
+refused programs/tcp6/intranet "err EPERM" intra - -- tcp fd77:3::2 443
+refused programs/tcp4/metadata "err EPERM" meta - -- tcp 169.254.169.254 80
+refused programs/tcp6/metadata "err EPERM" meta - -- tcp fd00:ec2::254 80
+refused programs/tcp6/v4-mapped-metadata "err EPERM" meta - -- tcp ::ffff:169.254.169.254 80
+refused programs/tcp4/loopback-service "err EPERM" local - -- tcp 127.0.0.1 9090
 
 # ------------------------------------------------------------ UDP
 note
 out=$(probe udp 10.77.1.2 5300 2>&1)
 sync_hosts
 if [ "$out" = "ok echo:hello" ] && [ "$(packets srv 5300)" -gt 0 ]; then
-	pass udp4/sendto-allowed
+	pass programs/udp4/sendto-allowed
 else
-	fail udp4/sendto-allowed "got '$out', srv saw $(packets srv 5300) packets"
+	fail programs/udp4/sendto-allowed "got '$out', srv saw $(packets srv 5300) packets"
 fi
 allowed_udp6() {
 	note
 	out=$(probe udpc fd77:1::2 5300 2>&1)
 	sync_hosts
 	if [ "$out" = "ok echo:hello" ] && [ "$(packets srv 5300)" -gt 0 ]; then
-		pass udp6/connected-allowed
+		pass programs/udp6/connected-allowed
 	else
-		fail udp6/connected-allowed "got '$out'"
+		fail programs/udp6/connected-allowed "got '$out'"
 	fi
 }
 allowed_udp6
-refused udp4/sendto-resolver "err EPERM" srv - -- udp 10.77.1.2 53
-refused udp4/connected-resolver "err EPERM" srv - -- udpc 10.77.1.2 53
-refused udp6/sendto-resolver "err EPERM" srv - -- udp fd77:1::2 53
-refused udp4/sendto-metadata "err EPERM" meta - -- udp 169.254.169.254 53
-refused udp6/connected-intranet "err EPERM" intra - -- udpc fd77:3::2 53
-refused udp4/sendto-intranet "err EPERM" intra - -- udp 10.77.3.2 53
+refused programs/udp4/sendto-resolver "err EPERM" srv - -- udp 10.77.1.2 53
+refused programs/udp4/connected-resolver "err EPERM" srv - -- udpc 10.77.1.2 53
+refused programs/udp6/sendto-resolver "err EPERM" srv - -- udp fd77:1::2 53
+refused programs/udp4/sendto-metadata "err EPERM" meta - -- udp 169.254.169.254 53
+refused programs/udp6/connected-intranet "err EPERM" intra - -- udpc fd77:3::2 53
+refused programs/udp4/sendto-intranet "err EPERM" intra - -- udp 10.77.3.2 53
 # The catch-all: a datagram the socket hooks let through (connected to an
 # allowed destination) but whose packet carries IP options, which the
 # egress program refuses.
-refused udp4/egress-ip-options "err EPERM" srv - -- udpopt 10.77.1.2 5300
+refused programs/udp4/egress-ip-options "err EPERM" srv - -- udpopt 10.77.1.2 5300
 
 # Inbound: answers from the allowed peer arrive, a datagram from another
 # port of the same host does not.
 out=$(probe reflect 10.77.1.2 5300 5301 2>&1)
 ctl=$(sandbox -n -- "$T/netprobe" reflect 10.77.1.2 5300 5301 2>&1)
 if [ "$out" = "ok own" ] && [ "$ctl" = "leak 5301" ]; then
-	pass udp4/receive-other-port
+	pass programs/udp4/receive-other-port
 else
-	fail udp4/receive-other-port "with programs '$out', without '$ctl'"
+	fail programs/udp4/receive-other-port "with programs '$out', without '$ctl'"
 fi
 
 # ------------------------------------------------------------ bind, listen
-refused bind/tcp4-port "err EPERM" srv - -- bind 0.0.0.0 8000 tcp
-refused bind/udp4-port "err EPERM" srv - -- bind 0.0.0.0 5353 udp
-refused bind/tcp6-port "err EPERM" srv - -- bind :: 8000 tcp
+refused programs/bind/tcp4-port "err EPERM" srv - -- bind 0.0.0.0 8000 tcp
+refused programs/bind/udp4-port "err EPERM" srv - -- bind 0.0.0.0 5353 udp
+refused programs/bind/tcp6-port "err EPERM" srv - -- bind :: 8000 tcp
 out=$(probe bind 0.0.0.0 0 tcp 2>&1)
-if [ "$out" = ok ]; then pass bind/port-0; else fail bind/port-0 "got '$out'"; fi
+if [ "$out" = ok ]; then pass programs/bind/port-0; else fail programs/bind/port-0 "got '$out'"; fi
 
 # listen() without bind: the kernel picks a port; an inbound connection
 # from the test host must not get through (its SYN is dropped).
@@ -340,44 +354,18 @@ except OSError as e:
 	*) fail "$1" "port ${port:-?}: sandbox '$res', client '$client', $den denials" ;;
 	esac
 }
-listen_test listen/inbound-refused "-d" "ok nothing accepted" "failed" 1
-listen_test listen/control-without-programs "-n" "accepted" "connected" 0
+listen_test programs/listen/inbound-refused "-d" "ok nothing accepted" "failed" 1
+listen_test programs/listen/control-without-programs "-n" "accepted" "connected" 0
 
 # ------------------------------------------------------------ sockets
-# Refused by seccomp (the narrowed socket rule) before any program runs.
-sock() { # NAME DOMAIN TYPE PROTO
-	out=$(probe socket "$2" "$3" "$4" 2>&1)
-	if [ "$out" = "err EAFNOSUPPORT" ]; then pass "seccomp/$1"; else fail "seccomp/$1" "got '$out'"; fi
-}
-sock netlink 16 3 0
-sock packet 17 3 768
-sock raw4 2 3 1
-sock raw6 10 3 58
-sock ping4 2 2 1
-sock sctp4 2 1 132
-out=$(probe socket 1 5 0 2>&1)
-if [ "$out" = ok ]; then pass seccomp/unix-allowed; else fail seccomp/unix-allowed "got '$out'"; fi
-out=$(probe socket 2 2049 0 2>&1) # SOCK_STREAM | SOCK_NONBLOCK
-if [ "$out" = ok ]; then pass seccomp/tcp-nonblock-allowed; else fail seccomp/tcp-nonblock-allowed "got '$out'"; fi
-# Behind seccomp, the create program: a ping socket, which the kernel
-# itself would allow here (the control, outside the sandbox, as 65534).
-ctl=$(in_ns "$S" setpriv --reuid=65534 --regid=65534 --clear-groups "$T/netprobe" socket 2 2 1 2>&1)
-out=$(sandbox -S -d -- "$T/netprobe" socket 2 2 1 2>&1)
+# The create program: a ping socket, which the kernel itself would allow
+# here (the control, as 65534, without the programs).
+ctl=$(sandbox -n -- "$T/netprobe" socket 2 2 1 2>&1)
+out=$(sandbox -d -- "$T/netprobe" socket 2 2 1 2>&1)
 case "$ctl|$out" in
-"ok|err EPERM"*"denied create ipv4 protocol 1 type 2 1"*) pass bpf/create-ping ;;
-*) fail bpf/create-ping "control '$ctl', sandbox '$(echo "$out" | tr '\n' ' ')'" ;;
+"ok|err EPERM"*"denied create ipv4 protocol 1 type 2 1"*) pass programs/create-ping ;;
+*) fail programs/create-ping "control '$ctl', with programs '$(echo "$out" | tr '\n' ' ')'" ;;
 esac
-
-# ------------------------------------------------------------ side doors
-out=$(probe abstract "ward-net-host-$id" 2>&1)
-ctl=$(sandbox -L -- "$T/netprobe" abstract "ward-net-host-$id" 2>&1)
-if [ "$out" = "err EPERM" ] && [ "$ctl" = ok ]; then
-	pass landlock/host-abstract-socket
-else
-	fail landlock/host-abstract-socket "scoped '$out', control '$ctl'"
-fi
-out=$(probe abstract-self 2>&1)
-if [ "$out" = ok ]; then pass landlock/own-abstract-socket; else fail landlock/own-abstract-socket "got '$out'"; fi
 
 # ------------------------------------------------------------ denials
 note
@@ -393,100 +381,225 @@ denied sendmsg udp 10.77.1.2:53 1
 denied bind tcp 0.0.0.0:8000 1"
 got=$(printf '%s\n' "$out" | grep '^denied' | sort)
 if [ "$got" = "$(printf '%s\n' "$want" | sort)" ]; then
-	pass denials/recorded
+	pass programs/denials/recorded
 else
-	fail denials/recorded "got: $(printf '%s' "$got" | tr '\n' ';')"
+	fail programs/denials/recorded "got: $(printf '%s' "$got" | tr '\n' ';')"
 fi
 out=$(sandbox -d -- "$T/netprobe" many 10.77.1.2 20000 1100 2>&1)
 nd=$(printf '%s\n' "$out" | grep -c '^denied connect')
 ov=$(printf '%s\n' "$out" | sed -n 's/^denied overflow //p')
 if printf '%s\n' "$out" | grep -q '^ok 1100 refused' && [ "$nd" = 1024 ] && [ "$ov" = 76 ]; then
-	pass denials/bounded
+	pass programs/denials/bounded
 else
-	fail denials/bounded "$nd destinations, overflow '$ov': $(printf '%s' "$out" | head -2 | tr '\n' ' ')"
+	fail programs/denials/bounded "$nd destinations, overflow '$ov': $(printf '%s' "$out" | head -2 | tr '\n' ' ')"
 fi
 
-# ------------------------------------------------------------ rootless
+# ------------------------------------------------------------ the broker
+# ward itself, in sbx: the probe in the slot `tools`, the report read after
+# each run. The probes answer on stdout; stderr is kept apart (a sanitizer
+# build of ward may print warnings there). Root mode runs allow.ward (TCP and UDP, the cgroup programs
+# beside the broker); rootless runs allow-tcp.ward (the same without UDP:
+# the broker alone).
+WARD=${WARD:-$top/$BUILD/ward}
+mkdir -p "$T/tools" "$T/rep" && cp "$T/netprobe" "$T/tools/" &&
+	chmod 755 "$T/tools" && chmod 777 "$T/rep"
+nrep=0
+rep=
+# ward_run MODE PROG ARGS...: one run of ward in sbx; its report in $rep.
+# It runs in $(...): the report's name is chosen before (newrep), here.
+newrep() {
+	nrep=$((nrep + 1))
+	rep=$T/rep/w$nrep.json
+}
+ward_run() {
+	m=$1
+	shift
+	if [ "$m" = root ]; then
+		in_ns "$S" timeout 30 "$WARD" --report "$rep" \
+			--slot tools="$T/tools" "$T/allow.wardb" -- "$@"
+	else
+		in_ns "$S" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$WARD" --report "$rep" \
+			--slot tools="$T/tools" "$T/allow-tcp.wardb" -- "$@"
+	fi
+}
+# in_report FILTER: the python expression, on the report as r, is true.
+in_report() {
+	"$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$rep" 2>/dev/null
+}
+attempt() { # VERDICT CALL PROTO ADDR PORT: an attempt of the report
+	echo "any(a['verdict'] == '$1' and a['call'] == '$2' and a['protocol'] == '$3' and a['address'] == '$4' and a['port'] == $5 for a in r['network']['attempts'])"
+}
+denied() { # CALL PROTO ADDR PORT ERRNO: a refused attempt in denials.network
+	echo "any(d.get('layer') == 'broker' and d['call'] == '$1' and d['protocol'] == '$2' and d['address'] == '$3' and d['port'] == $4 and d['errno'] == '$5' for d in r['denials']['network'])"
+}
+# b_allowed MODE NAME HOST PORT ADDR: an echo comes back, HOST saw it, the
+# report has the attempt allowed.
+b_allowed() {
+	m=$1 name=broker/$1/$2 h=$3 port=$4 addr=$5
+	note
+	newrep
+	out=$(ward_run "$m" /tools/netprobe tcp "$addr" "$port" 2>"$T/w.err")
+	sync_hosts
+	n=$(packets "$h" "$port")
+	if [ "$out" != "ok echo:hello" ]; then
+		fail "$name" "got '$out' (stderr: $(head -c 300 "$T/w.err"))"
+	elif [ "$n" = 0 ]; then
+		fail "$name" "$h saw no packet"
+	elif ! in_report "$(attempt allowed connect tcp "${6:-$addr}" "$port")"; then
+		fail "$name" "not in the report: $(grep -o '"attempts".*' "$rep" | head -c 300)"
+	else
+		pass "$name"
+	fi
+}
+# b_refused MODE NAME EXPECT HOST PORT ADDR [REPORTED]: the probe says
+# EXPECT, HOST saw no packet, the refusal is in the report (when PORT is
+# not -).
+b_refused() {
+	m=$1 name=broker/$1/$2 expect=$3 h=$4 port=$5 addr=$6
+	note
+	newrep
+	out=$(ward_run "$m" /tools/netprobe tcp "$addr" "$port" 2>"$T/w.err")
+	sync_hosts
+	n=$(packets "$h")
+	if [ "$out" != "$expect" ]; then
+		fail "$name" "expected '$expect', got '$out' (stderr: $(head -c 200 "$T/w.err"))"
+	elif [ "$synced" != yes ]; then
+		fail "$name" "the host logs are not in sync: $synced"
+	elif [ "$n" != 0 ]; then
+		fail "$name" "$h saw $n packets: $(new "$h" | head -3 | tr '\n' ' ')"
+	elif [ -n "${7:-}" ] && ! in_report "$(denied connect tcp "$7" "$port" EPERM)"; then
+		fail "$name" "not in the report's denials: $(grep -o '"denials".*' "$rep" | head -c 400)"
+	else
+		pass "$name"
+	fi
+}
+
+for mode in root rootless; do
+	b_allowed $mode tcp4/allowed srv 8080 10.77.1.2
+	b_allowed $mode tcp6/allowed srv 8080 fd77:1::2
+	b_allowed $mode tcp6/v4-mapped-allowed srv 8080 ::ffff:10.77.1.2 10.77.1.2
+	b_refused $mode tcp4/other-port "err EPERM" srv 8081 10.77.1.2 10.77.1.2
+	b_refused $mode tcp6/other-port "err EPERM" srv 8081 fd77:1::2 fd77:1::2
+	b_refused $mode tcp6/v4-mapped-other-port "err EPERM" srv 8081 ::ffff:10.77.1.2 10.77.1.2
+	b_refused $mode tcp4/intranet "err EPERM" intra 8080 10.77.3.2 10.77.3.2
+	b_refused $mode tcp6/intranet "err EPERM" intra 443 fd77:3::2 fd77:3::2
+	b_refused $mode tcp4/metadata "err EPERM" meta 80 169.254.169.254 169.254.169.254
+	b_refused $mode tcp6/metadata "err EPERM" meta 80 fd00:ec2::254 fd00:ec2::254
+	b_refused $mode tcp6/v4-mapped-metadata "err EPERM" meta 80 ::ffff:169.254.169.254 169.254.169.254
+	# 127.0.0.1 is the sandbox's own loopback: nothing listens there, and
+	# sbx's service on its loopback sees nothing.
+	b_refused $mode tcp4/loopback-is-its-own "err ECONNREFUSED" local 9090 127.0.0.1
+
+	# An established connection is never connected again nor
+	# disconnected (the broker answers for it).
+	newrep
+	out=$(ward_run $mode /tools/netprobe unspec 10.77.1.2 8080 2>"$T/w.err")
+	if [ "$out" = "err EOPNOTSUPP" ] && in_report "any(d['call'] == 'connect' and d['errno'] == 'EOPNOTSUPP' for d in r['denials']['network'])"; then
+		pass broker/$mode/tcp4/no-disconnect
+	else
+		fail broker/$mode/tcp4/no-disconnect "got '$out'"
+	fi
+
+	# The sandbox's namespace is its own: sbx's sockets are not in its
+	# /proc/net, its abstract names are not reachable (the control: the
+	# same probe in sbx, outside ward).
+	newrep
+	in_out=$(ward_run $mode /bin/sh -c "/tools/netprobe procnet tcp 9090;
+/tools/netprobe procnet unix ward-net-host-$id;
+/tools/netprobe abstract ward-net-host-$id" 2>"$T/w.err")
+	ctl=$(in_ns "$S" sh -c "$T/netprobe procnet tcp 9090;
+$T/netprobe procnet unix ward-net-host-$id;
+$T/netprobe abstract ward-net-host-$id" 2>&1)
+	if [ "$(echo $in_out)" = "not listed not listed err ECONNREFUSED" ] &&
+		[ "$(echo $ctl)" = "listed listed ok" ]; then
+		pass broker/$mode/procnet/host-view
+	else
+		fail broker/$mode/procnet/host-view "sandbox '$(echo $in_out)', control '$(echo $ctl)'"
+	fi
+	newrep
+	out=$(ward_run $mode /tools/netprobe abstract-self 2>"$T/w.err")
+	if [ "$out" = ok ]; then pass broker/$mode/own-abstract-socket; else fail broker/$mode/own-abstract-socket "got '$out'"; fi
+
+	# Families refused by the program (socket() narrowed), on the record.
+	newrep
+	out=$(ward_run $mode /bin/sh -c "/tools/netprobe socket 16 3 0;
+/tools/netprobe socket 17 3 768; /tools/netprobe socket 2 3 1;
+/tools/netprobe socket 10 3 58; /tools/netprobe socket 2 2 1;
+/tools/netprobe socket 2 1 132; /tools/netprobe socket 1 5 0" 2>"$T/w.err")
+	if [ "$(echo $out)" = "err EAFNOSUPPORT err EAFNOSUPPORT err EAFNOSUPPORT err EAFNOSUPPORT err EAFNOSUPPORT err EAFNOSUPPORT ok" ] &&
+		in_report "sum(1 for d in r['denials']['network'] if d['call'] == 'socket') == 6"; then
+		pass broker/$mode/socket-families
+	else
+		fail broker/$mode/socket-families "got '$(echo $out)'"
+	fi
+
+	# Which layers enforced the run.
+	want="['namespace', 'broker', 'cgroup-bpf']"
+	[ $mode = rootless ] && want="['namespace', 'broker']"
+	newrep
+	ward_run $mode /tools/netprobe tcp 10.77.1.2 8080 >/dev/null 2>&1
+	if in_report "str(r['network']['layers']) == \"$want\" and r['mode'] == '$mode'"; then
+		pass broker/$mode/layers
+	else
+		fail broker/$mode/layers "$(grep -o '"layers": [^]]*]' "$rep")"
+	fi
+done
+
+# UDP: root mode (the cgroup programs check every datagram of the host's
+# sockets beside the broker).
+note
+newrep
+out=$(ward_run root /tools/netprobe udp 10.77.1.2 5300 2>"$T/w.err")
+sync_hosts
+if [ "$out" = "ok echo:hello" ] && [ "$(packets srv 5300)" -gt 0 ] &&
+	in_report "$(attempt allowed sendto udp 10.77.1.2 5300)"; then
+	pass broker/root/udp4/sendto-allowed
+else
+	fail broker/root/udp4/sendto-allowed "got '$out', srv saw $(packets srv 5300) packets"
+fi
+note
+newrep
+out=$(ward_run root /tools/netprobe udpc fd77:1::2 5300 2>"$T/w.err")
+sync_hosts
+if [ "$out" = "ok echo:hello" ] && [ "$(packets srv 5300)" -gt 0 ]; then
+	pass broker/root/udp6/connected-allowed
+else
+	fail broker/root/udp6/connected-allowed "got '$out'"
+fi
+for t in "sendto-resolver udp 10.77.1.2 53 srv" "connected-resolver udpc 10.77.1.2 53 srv" \
+	"sendto-metadata udp 169.254.169.254 53 meta"; do
+	set -- $t
+	note
+	newrep
+	out=$(ward_run root /tools/netprobe "$2" "$3" "$4" 2>"$T/w.err")
+	sync_hosts
+	call=sendto
+	[ "$2" = udpc ] && call=connect
+	if [ "$out" = "err EPERM" ] && [ "$(packets "$5")" = 0 ] &&
+		in_report "$(denied $call udp "$3" "$4" EPERM)"; then
+		pass broker/root/udp4/$1
+	else
+		fail broker/root/udp4/$1 "got '$out', $5 saw $(packets "$5") packets"
+	fi
+done
+
+# Rootless, a policy the broker alone cannot hold (UDP rules) is refused,
+# with the reason and the way out.
 out=$(in_ns "$S" setpriv --reuid=65534 --regid=65534 --clear-groups \
-	"$T/netrun" -q "$T/allow.wardb" "$CG" "$T/netprobe" tcp 10.77.1.2 8080 2>&1)
-rc=$?
-case "$rc:$out" in
-"3:netrun: the policy's network allow-list is enforced by eBPF programs"*"CAP_BPF and CAP_NET_ADMIN"*"net none"*)
-	pass rootless/refused ;;
-*) fail rootless/refused "exit $rc: $out" ;;
+	"$WARD" --slot tools="$T/tools" "$T/allow.wardb" -- \
+	/tools/netprobe tcp 10.77.1.2 8080 2>&1)
+case $out in
+*"has UDP rules"*"CAP_BPF and CAP_NET_ADMIN"*"run ward as root, or allow TCP only"*) pass broker/rootless/udp-refused ;;
+*) fail broker/rootless/udp-refused "got '$out'" ;;
 esac
 
-# ------------------------------------------------------------ ward itself
-# The same policy run by the launcher, end to end, once it runs allow-list
-# policies (until then these tests say SKIP): the probe in the slot
-# `tools`, the report's denials, the generated /etc/hosts, the Landlock
-# scope applied by init, the rootless refusal.
-WARD=${WARD:-$top/$BUILD/ward}
-mkdir -p "$T/tools" && cp "$T/netprobe" "$T/tools/" && chmod 755 "$T/tools"
-ward_run() { # REPORT PROG ARGS...: ward in sbx, as root
-	rep=$1
-	shift
-	in_ns "$S" timeout 20 "$WARD" --report "$rep" --slot tools="$T/tools" \
-		"$T/allow.wardb" -- "$@"
-}
-e2e=yes
-# The probes answer on stdout; stderr is kept apart (a sanitizer build of
-# ward may print warnings there).
-out=$(ward_run "$T/w0.json" /tools/netprobe tcp 10.77.1.2 8080 2>"$T/w0.err")
-if [ ! -x "$WARD" ]; then
-	e2e="no launcher at $WARD"
-elif grep -q "does not enforce yet" "$T/w0.err"; then
-	e2e="this ward refuses allow-list policies still: $(cat "$T/w0.err")"
-elif [ "$out" != "ok echo:hello" ]; then
-	fail ward/allowed "got '$out' (stderr: $(head -c 300 "$T/w0.err"))"
-	e2e="the first run failed"
-else
-	pass ward/allowed
-fi
-if [ "$e2e" = yes ]; then
-	note
-	out=$(ward_run "$T/w1.json" /bin/sh -c "
-/tools/netprobe tcp 169.254.169.254 80; /tools/netprobe udp 10.77.1.2 53
-/tools/netprobe tcp fd77:3::2 443; /tools/netprobe socket 16 3 0
-/tools/netprobe abstract ward-net-host-$id; /tools/netprobe abstract-self" 2>"$T/w1.err")
-	sync_hosts
-	want="err EPERM
-err EPERM
-err EPERM
-err EAFNOSUPPORT
-err EPERM
-ok"
-	n=$(($(packets meta) + $(packets srv) + $(packets intra) + $(packets local)))
-	if [ "$out" = "$want" ] && [ "$n" = 0 ]; then
-		pass ward/refused-no-packet
-	else
-		fail ward/refused-no-packet "$n packets; got: $(printf '%s' "$out" | tr '\n' ';')"
-	fi
-	for d in "connect tcp 169.254.169.254:80" "sendmsg udp 10.77.1.2:53" \
-		"connect tcp [fd77:3::2]:443"; do
-		if grep -qF "$d" "$T/w1.json"; then
-			pass "ward/report/$d"
-		else
-			fail "ward/report/$d" "not in the report: $(grep -o '"network".*' "$T/w1.json" | head -c 300)"
-		fi
-	done
-	out=$(ward_run "$T/w2.json" /usr/bin/getent hosts srv 2>"$T/w2.err")
-	case $out in
-	"10.77.1.2"*srv*"fd77:1::2"*srv* | "fd77:1::2"*srv*) pass ward/etc-hosts ;;
-	*) fail ward/etc-hosts "getent hosts srv: '$out'" ;;
-	esac
-	out=$(in_ns "$S" setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$WARD" --slot tools="$T/tools" "$T/allow.wardb" -- \
-		/tools/netprobe tcp 10.77.1.2 8080 2>&1)
-	case $out in
-	*"needs CAP_BPF and CAP_NET_ADMIN"*"net none"*) pass ward/rootless-refused ;;
-	*) fail ward/rootless-refused "got '$out'" ;;
-	esac
-else
-	skip ward "$e2e"
-fi
-
-# ------------------------------------------------------------ /proc/net
-skip procnet/host-view "the sandbox shares the network namespace, and /proc/<pid>/net shows it: see docs/spec.md part 5"
+# The pinned hosts are the sandbox's /etc/hosts.
+newrep
+out=$(ward_run root /usr/bin/getent hosts srv 2>"$T/w.err")
+case $out in
+"10.77.1.2"*srv*"fd77:1::2"*srv* | "fd77:1::2"*srv*) pass broker/etc-hosts ;;
+*) fail broker/etc-hosts "getent hosts srv: '$out'" ;;
+esac
 
 [ "$failures" -eq 0 ]

@@ -63,9 +63,15 @@ static const uint32_t errnos[] = {1, 13, 38, 4094};
 
 static struct ward_action random_action(uint64_t *st)
 {
-	struct ward_action a = {rr_below(st, 5), 0};
+	struct ward_action a = {rr_below(st, 5), 0, 0};
 	if (a.kind == WARD_ACT_ERRNO)
 		a.errno_nr = errnos[rr_below(st, ARRAY_LEN(errnos))];
+	/* now and then through the broker: a recorded refusal, a brokered
+	 * call (docs/spec.md 4.6) */
+	if (a.kind == WARD_ACT_ERRNO && rr_below(st, 4) == 0)
+		a.via = rr_below(st, 2) ? WARD_VIA_RECORD : WARD_VIA_RECORD_NET;
+	if (a.kind == WARD_ACT_ALLOW && rr_below(st, 8) == 0)
+		a.via = rr_below(st, 2) ? WARD_VIA_CONNECT : WARD_VIA_SENDTO;
 	return a;
 }
 
@@ -347,7 +353,8 @@ static bool simplify_action(struct ward_action *a, uint32_t v)
 {
 	if (a->kind == WARD_ACT_ALLOW || (v == 1 && a->kind == WARD_ACT_KILL))
 		return false;
-	*a = (struct ward_action){v == 0 ? WARD_ACT_ALLOW : WARD_ACT_KILL, 0};
+	*a =
+	    (struct ward_action){v == 0 ? WARD_ACT_ALLOW : WARD_ACT_KILL, 0, 0};
 	return true;
 }
 

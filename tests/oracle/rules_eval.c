@@ -31,6 +31,14 @@ bool rules_eval_cmp(const struct ward_cmp *c, const uint64_t args[6])
 
 static uint32_t action_ret(const struct ward_action *a)
 {
+	/* Through the launcher's broker (docs/spec.md 4.6): a user
+	 * notification whose data bits are the disposition (the via) and
+	 * the errno; a kill is 0. */
+	if (a->kind == WARD_ACT_KILL)
+		return SECCOMP_RET_USER_NOTIF;
+	if (a->via != WARD_VIA_NONE)
+		return SECCOMP_RET_USER_NOTIF | a->via << 12 |
+		       (a->kind == WARD_ACT_ERRNO ? a->errno_nr : 0);
 	switch (a->kind) {
 	case WARD_ACT_ALLOW:
 		return SECCOMP_RET_ALLOW;
@@ -51,7 +59,9 @@ static bool stricter(const struct ward_action *a, const struct ward_action *b)
 {
 	if (a->kind != b->kind)
 		return a->kind > b->kind;
-	return a->kind == WARD_ACT_ERRNO && a->errno_nr < b->errno_nr;
+	if (a->kind == WARD_ACT_ERRNO && a->errno_nr != b->errno_nr)
+		return a->errno_nr < b->errno_nr;
+	return a->via > b->via; /* recorded, brokered: the stricter */
 }
 
 uint32_t rules_eval(const struct ward_rules *r, int32_t nr,
@@ -80,6 +90,24 @@ uint32_t rules_eval(const struct ward_rules *r, int32_t nr,
 	}
 	/* 3. the default */
 	return action_ret(&r->default_action);
+}
+
+uint32_t rules_eval_answer(uint32_t ret)
+{
+	uint32_t data = ret & SECCOMP_RET_DATA;
+
+	if ((ret & SECCOMP_RET_ACTION_FULL) != SECCOMP_RET_USER_NOTIF)
+		return ret;
+	switch (data >> 12) {
+	case WARD_VIA_RECORD:
+	case WARD_VIA_RECORD_NET:
+		return SECCOMP_RET_ERRNO | (data & 0xfff);
+	case WARD_VIA_CONNECT:
+	case WARD_VIA_SENDTO:
+		return SECCOMP_RET_ALLOW;
+	default:
+		return SECCOMP_RET_KILL_PROCESS;
+	}
 }
 
 uint32_t rules_eval_call(const struct ward_rules *r, uint32_t policy_arch,

@@ -39,9 +39,9 @@
 # administrator and delegates a base to 65534 (--cgroup-base, what ward's
 # refusal asks for), so rootless runs the real profiles too. Only when no
 # base can be delegated does it fall back to a test copy without those
-# four limits, and says so in the PASS line. agent-net's allow-list needs
-# CAP_BPF and CAP_NET_ADMIN: ward refuses it rootless by design (SKIP,
-# after checking that the refusal says so).
+# four limits, and says so in the PASS line. agent-net runs in both modes:
+# its allow-list is the socket broker's (with the cgroup programs beside
+# it in root mode).
 #
 # Safety net: every launch runs under timeout(1) and a process limit,
 # inside an outer cgroup (memory 3G, pids 1024) made below this script's
@@ -766,12 +766,9 @@ t_agentnet() {
 	n0=$(wc -l <"$T/net/mirror.log")
 	WARGS="--export-dir $R/export"
 	launch "$1" agent-net "$NS_HOST" -- /usr/bin/python3 /input/fetch.py
-	if [ "$1" = rootless ] && [ "$rc" = 125 ] &&
-		grep -q "needs CAP_BPF and CAP_NET_ADMIN" "$R/stderr"; then
-		skip "$1/agent-net" "ward refuses network allow-lists in rootless mode by design (the eBPF programs need CAP_BPF and CAP_NET_ADMIN), and said so"
-		return
-	fi
 	sleep 0.2 # the mirror logs from its own thread
+	layers='["namespace","broker","cgroup-bpf"]'
+	[ "$1" = rootless ] && layers='["namespace","broker"]' 
 	seen=$(tail -n +$((n0 + 1)) "$T/net/mirror.log" | tr '\n' ';')
 	p=
 	if ! jsoneq "$R/out/fetch.json" "$E/fetch.json"; then
@@ -779,8 +776,12 @@ t_agentnet() {
 	elif [ "$seen" != "get /data.csv;" ]; then
 		# seen from the mirror's side: one HTTPS request, nothing on 80
 		p="the mirror saw: $seen"
-	elif [ "$(q '[.denials.network[]? | select(.denied == "connect tcp '$MIRROR':80")] | length')" != 1 ]; then
+	elif [ "$(q '[.denials.network[]? | select(.layer == "broker" and .call == "connect" and .address == "'$MIRROR'" and .port == 80 and .errno == "EPERM")] | length')" != 1 ]; then
 		p="the report does not name the refused connect to $MIRROR:80: $(jq -c .denials "$R/report.json" 2>/dev/null)"
+	elif [ "$(q '[.network.attempts[]? | select(.verdict == "allowed" and .address == "'$MIRROR'" and .port == 443)] | length')" != 1 ]; then
+		p="the report does not have the allowed connect to $MIRROR:443: $(jq -c .network "$R/report.json" 2>/dev/null)"
+	elif [ "$(q '.network.layers' | tr -d ' \n')" != "$layers" ]; then
+		p="the report's layers are $(q '.network.layers' | tr -d ' \n'), not $layers"
 	elif [ "$(cat "$R/stdout")" != "fetched $(stat -c %s "$E/data.csv")" ]; then
 		p="stdout is not 'fetched $(stat -c %s "$E/data.csv")'"
 	else

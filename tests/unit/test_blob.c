@@ -428,7 +428,7 @@ static void test_round_trip_limits_of_ranges(void **state)
 	s.rules[2].prefix = 128;
 	memset(s.rules[2].addr, 0xff, 16);
 	s.rules[1].port_lo = s.rules[1].port_hi = 65535;
-	s.sys[0].fallback = (struct ward_action){WARD_ACT_ERRNO, 4095};
+	s.sys[0].fallback = (struct ward_action){WARD_ACT_ERRNO, 4095, 0};
 	s.sys[4].nr = 0x7fffffff;
 	round_trip(&s.p);
 	free(path);
@@ -702,8 +702,8 @@ static void test_refuse_arch(void **state)
 
 static void test_refuse_header_fields(void **state)
 {
-	edit32(16, WARD_REQ_ALL | (1u << 8), true,
-	       "blob: unknown requirement bits 0x100");
+	edit32(16, WARD_REQ_ALL | (1u << 10), true,
+	       "blob: unknown requirement bits 0x400");
 	edit32(16, 0x80000000u, true,
 	       "blob: unknown requirement bits 0x80000000");
 	edit32(20, 1, true, "blob: header reserved field is not zero");
@@ -1042,7 +1042,7 @@ struct pcase {
 
 /* header, through the policy */
 EDIT(e_arch, s->p.arch = s->p.seccomp.arch = 3)
-EDIT(e_req, s->p.requirements |= 1u << 8)
+EDIT(e_req, s->p.requirements |= 1u << 10)
 /* meta */
 EDIT(e_name_empty, s->p.meta.policy_name = "")
 EDIT(e_name_char, s->p.meta.policy_name = "py thon")
@@ -1137,7 +1137,13 @@ EDIT(e_def_kind, s->p.rules.default_action.kind = 5)
 EDIT(e_def_errno0, s->p.rules.default_action.errno_nr = 0)
 EDIT(e_def_errno_big, s->p.rules.default_action.errno_nr = 4096)
 EDIT(e_def_errno_allow,
-     s->p.rules.default_action = (struct ward_action){WARD_ACT_ALLOW, 1})
+     s->p.rules.default_action = (struct ward_action){WARD_ACT_ALLOW, 1, 0})
+EDIT(e_def_via_errno, s->p.rules.default_action = (struct ward_action){
+			  WARD_ACT_ERRNO, 1, WARD_VIA_CONNECT})
+EDIT(e_def_via_kill, s->p.rules.default_action = (struct ward_action){
+			 WARD_ACT_KILL, 0, WARD_VIA_RECORD})
+EDIT(e_def_via_big,
+     s->p.rules.default_action = (struct ward_action){WARD_ACT_ALLOW, 0, 5})
 EDIT(e_nr_neg, s->sys[0].nr = -1)
 EDIT(e_nr_order, s->sys[2].nr = 1)
 EDIT(e_nr_desc, s->sys[3].nr = 2)
@@ -1155,7 +1161,7 @@ EDIT(e_cmp_mask, s->cmps[0].mask = 1)
 #define ST "blob: section "
 static struct pcase pcases[] = {
     {"arch", e_arch, "blob: unknown arch 0x00000003"},
-    {"requirements", e_req, "blob: unknown requirement bits 0x100"},
+    {"requirements", e_req, "blob: unknown requirement bits 0x400"},
     {"policy name empty", e_name_empty, ST "0 (meta): policy name is empty"},
     {"policy name char", e_name_char,
      ST "0 (meta): policy name contains a character outside "
@@ -1321,6 +1327,10 @@ static struct pcase pcases[] = {
      ST "7 (rules): errno 4096 with action 2 (errno takes 1..4095)"},
     {"allow with errno", e_def_errno_allow,
      ST "7 (rules): errno 1 with action 0 (errno takes 1..4095)"},
+    {"errno through the broker", e_def_via_errno,
+     ST "7 (rules): action 2 with via 3"},
+    {"kill recorded", e_def_via_kill, ST "7 (rules): action 4 with via 1"},
+    {"unknown via", e_def_via_big, ST "7 (rules): action 0 with via 5"},
     {"syscall nr negative", e_nr_neg,
      ST "7 (rules) syscall 0: number -1 is negative or not above the "
 	"previous one"},

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "bpf_info.h"
+#include "bpf_run.h"
 #include "seccomp_gen.h"
-#include "tests/oracle/bpf_interp.h"
 
 #define LD(off)	      BPF_STMT(BPF_LD | BPF_W | BPF_ABS, (off))
 #define RET(k)	      BPF_STMT(BPF_RET | BPF_K, (k))
@@ -300,7 +300,7 @@ static void test_stats_compiled(void **state)
 	 * the arguments that take it (flags == 0) */
 	struct seccomp_data d = {.nr = 292, .arch = WARD_ARCH_X86_64};
 	uint32_t steps = 0;
-	assert_int_equal(bpf_interp_run(p, n, &d, NULL, &steps), ALLOW);
+	assert_int_equal(ward_bpf_run(p, n, &d, NULL, &steps), ALLOW);
 	assert_int_equal(st->longest_allow, steps);
 	free(p);
 	free(st);

@@ -141,7 +141,9 @@ static void report(void **state)
 	    "\"bad\\nline\\\\\", \"cgroup\": null, \"identity\": null, "
 	    "\"limits\": null, \"peaks\": null, \"oom\": null, "
 	    "\"pids_refused\": null, \"output\": null, \"denials\": "
-	    "{\"seccomp\": [], \"network\": null}, \"cleanup\": null, "
+	    "{\"seccomp\": [], \"seccomp_dropped\": null, \"network\": "
+	    "null, \"network_dropped\": null}, \"network\": null, "
+	    "\"cleanup\": null, "
 	    "\"workspace\": null, \"files\": null, \"export\": null}\n");
 	fclose(f);
 }

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of the network allow-list's compiled form: the map contents
- * (compiler/codegen/net_bpf.c) against the rules they come from, the blob section
- * (writer and reader), socket() narrowing and /etc/hosts (net_apply.c), and
- * the launcher's pure functions (launcher/core/net.c). The programs themselves
- * run in the kernel in tests/net/run.sh.
+ * (compiler/codegen/net_bpf.c) against the rules they come from, the blob
+ * section (writer and reader), socket() narrowing and /etc/hosts (net_apply.c),
+ * and the launcher's pure functions (launcher/core/net.c). The programs
+ * themselves run in the kernel in tests/net/run.sh.
  */
 /* cmocka needs these before it */
 #include <setjmp.h>
@@ -622,19 +622,31 @@ static void compiled_free(struct compiled *c)
 	"fs { tmpfs /tmp size 1M; }\n"
 #define ALLOWLIST "net { host h = 10.0.0.1; allow tcp h port 443; }\n"
 
-/* What the compiled rule table does with socket(domain, type, proto). */
-static uint32_t sock(struct compiled *c, uint64_t d, uint64_t t, uint64_t p)
+/* What the compiled rule table returns for a call, and what the call
+ * gets once the broker has answered (a recorded refusal is its errno). */
+static uint32_t call_raw(struct compiled *c, int nr, const uint64_t args[6])
+{
+	return rules_eval(&c->s.checked.policy.rules, nr, args);
+}
+
+static uint32_t sock_raw(struct compiled *c, uint64_t d, uint64_t t, uint64_t p)
 {
 	const uint64_t args[6] = {d, t, p};
 
-	return rules_eval(&c->s.checked.policy.rules, SYS_socket, args);
+	return call_raw(c, SYS_socket, args);
 }
 
-#define ALLOW	   SECCOMP_RET_ALLOW
-#define EAFNO	   (SECCOMP_RET_ERRNO | EAFNOSUPPORT)
-#define ERR(e)	   (SECCOMP_RET_ERRNO | (e))
-#define KILL	   SECCOMP_RET_USER_NOTIF
-#define STREAM_CLO (SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK)
+static uint32_t sock(struct compiled *c, uint64_t d, uint64_t t, uint64_t p)
+{
+	return rules_eval_answer(sock_raw(c, d, t, p));
+}
+
+#define ALLOW	      SECCOMP_RET_ALLOW
+#define EAFNO	      (SECCOMP_RET_ERRNO | EAFNOSUPPORT)
+#define ERR(e)	      (SECCOMP_RET_ERRNO | (e))
+#define KILL	      SECCOMP_RET_KILL_PROCESS /* the broker kills the sandbox */
+#define NOTIF(via, e) (SECCOMP_RET_USER_NOTIF | (via) << 12 | (e))
+#define STREAM_CLO    (SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK)
 
 static void narrow_allowlist(void **state)
 {
@@ -655,13 +667,18 @@ static void narrow_allowlist(void **state)
 	assert_int_equal(sock(c, AF_INET, SOCK_STREAM, 262), EAFNO); /* MPTCP */
 	assert_int_equal(sock(c, AF_INET, SOCK_STREAM | 0x100, 0), EAFNO);
 	assert_int_equal(sock(c, AF_INET | 1ull << 32, SOCK_STREAM, 0), EAFNO);
+	/* every refusal is a network attempt on the record */
+	assert_int_equal(sock_raw(c, AF_NETLINK, SOCK_RAW, 0),
+			 NOTIF(WARD_VIA_RECORD_NET, EAFNOSUPPORT));
 	compiled_free(c);
 }
 
 static void narrow_net_none(void **state)
 {
 	struct compiled *c = compile(
-	    HEAD "net none;\nsyscalls default errno ENOSYS { allow socket; }");
+	    HEAD "net none;\nsyscalls default errno ENOSYS { allow socket; "
+		 "allow connect, sendto; }");
+	const uint64_t addr[6] = {3, 0x1000, 5, 0, 0x2000, 16};
 
 	(void)state;
 	assert_int_equal(c->rc, 0);
@@ -669,6 +686,66 @@ static void narrow_net_none(void **state)
 	assert_int_equal(sock(c, AF_INET, SOCK_STREAM, 0), EAFNO);
 	assert_int_equal(sock(c, AF_INET6, SOCK_DGRAM, 0), EAFNO);
 	assert_int_equal(sock(c, AF_NETLINK, SOCK_RAW, 0), EAFNO);
+	/* a refused socket() is a network attempt on the record */
+	assert_int_equal(sock_raw(c, AF_INET, SOCK_STREAM, 0),
+			 NOTIF(WARD_VIA_RECORD_NET, EAFNOSUPPORT));
+	/* no IP socket, nothing to broker */
+	assert_int_equal(call_raw(c, SYS_connect, addr), ALLOW);
+	assert_int_equal(call_raw(c, SYS_sendto, addr), ALLOW);
+	compiled_free(c);
+}
+
+/* With an allow-list: what would move a brokered socket is refused (and
+ * recorded); what the broker cannot hold needs the cgroup programs. */
+static void broker_rules_allowlist(void **state)
+{
+	struct compiled *c = compile(
+	    HEAD ALLOWLIST "syscalls default errno ENOSYS { allow socket; "
+			   "allow connect, sendto, sendmsg, sendmmsg, "
+			   "setsockopt; }");
+	const uint64_t tfo[6] = {3, 0x1000, 5, 0x20000000, 0x2000, 16};
+	const uint64_t tfo_msg[6] = {3, 0x1000, 0x20000000};
+	const uint64_t ipopt[6] = {3, 0, 4, 0x1000, 40};
+	const uint64_t ipopt_hi[6] = {3, 1ull << 32, 4ull | 1ull << 40, 0x1000};
+	const uint64_t rthdr[6] = {3, 41, 57, 0x1000, 40};
+	const uint64_t nodelay[6] = {3, 6, 1, 0x1000, 4};
+
+	(void)state;
+	assert_int_equal(c->rc, 0);
+	const uint64_t addr[6] = {3, 0x1000, 5, 0, 0x2000, 16};
+	const uint64_t none[6] = {3, 0x1000, 5, 0, 0, 0};
+
+	assert_int_equal(call_raw(c, SYS_connect, addr),
+			 NOTIF(WARD_VIA_CONNECT, 0));
+	assert_int_equal(call_raw(c, SYS_sendto, addr),
+			 NOTIF(WARD_VIA_SENDTO, 0));
+	assert_int_equal(call_raw(c, SYS_sendto, none), ALLOW);
+	assert_int_equal(call_raw(c, SYS_sendto, tfo),
+			 NOTIF(WARD_VIA_RECORD_NET, EOPNOTSUPP));
+	assert_int_equal(call_raw(c, SYS_sendmsg, tfo_msg),
+			 NOTIF(WARD_VIA_RECORD_NET, EOPNOTSUPP));
+	assert_int_equal(call_raw(c, SYS_setsockopt, ipopt),
+			 NOTIF(WARD_VIA_RECORD_NET, ENOPROTOOPT));
+	/* the kernel reads level and optname as int */
+	assert_int_equal(call_raw(c, SYS_setsockopt, ipopt_hi),
+			 NOTIF(WARD_VIA_RECORD_NET, ENOPROTOOPT));
+	assert_int_equal(call_raw(c, SYS_setsockopt, rthdr),
+			 NOTIF(WARD_VIA_RECORD_NET, ENOPROTOOPT));
+	assert_int_equal(call_raw(c, SYS_setsockopt, nodelay), ALLOW);
+	assert_false(c->s.checked.policy.requirements & WARD_REQ_NET_BPF);
+	compiled_free(c);
+
+	/* io_uring, or UDP: the broker alone cannot hold them, the cgroup
+	 * programs must be there too */
+	c = compile(HEAD ALLOWLIST "syscalls default errno ENOSYS { "
+				   "allow socket, io_uring_setup; }");
+	assert_int_equal(c->rc, 0);
+	assert_true(c->s.checked.policy.requirements & WARD_REQ_NET_BPF);
+	compiled_free(c);
+	c = compile(HEAD "net { host h = 10.0.0.1; allow udp h port 53; }\n"
+			 "syscalls default errno ENOSYS { allow socket; }");
+	assert_int_equal(c->rc, 0);
+	assert_true(c->s.checked.policy.requirements & WARD_REQ_NET_BPF);
 	compiled_free(c);
 }
 
@@ -729,7 +806,7 @@ static void narrow_default_allow(void **state)
 {
 	struct compiled *c =
 	    compile(HEAD ALLOWLIST "syscalls default allow { errno EPERM "
-				   "ptrace; kill reboot; }");
+				   "ptrace, io_uring_setup; kill reboot; }");
 	const struct ward_rules *r;
 
 	(void)state;
@@ -737,7 +814,9 @@ static void narrow_default_allow(void **state)
 	assert_int_equal(sock(c, AF_PACKET, SOCK_RAW, 0), EAFNO);
 	assert_int_equal(sock(c, AF_INET6, SOCK_STREAM, 0), ALLOW);
 	r = &c->s.checked.policy.rules;
-	assert_int_equal(r->nsyscalls, 3);
+	/* ptrace io_uring_setup reboot; socket connect sendto sendmsg
+	 * sendmmsg setsockopt */
+	assert_int_equal(r->nsyscalls, 9);
 	for (uint32_t i = 1; i < r->nsyscalls; i++)
 		assert_true(r->syscalls[i - 1].nr < r->syscalls[i].nr);
 	compiled_free(c);
@@ -745,6 +824,64 @@ static void narrow_default_allow(void **state)
 	c = compile(HEAD ALLOWLIST "syscalls default kill { }");
 	assert_int_equal(c->rc, 0);
 	assert_int_equal(c->s.checked.policy.rules.nsyscalls, 0);
+	compiled_free(c);
+}
+
+/* ------------------------------------------------------------ records */
+
+/* The fallback of syscall nr in the compiled table, or the default. */
+static struct ward_action fallback_of(struct compiled *c, int32_t nr)
+{
+	const struct ward_rules *r = &c->s.checked.policy.rules;
+
+	for (uint32_t i = 0; i < r->nsyscalls; i++)
+		if (r->syscalls[i].nr == nr && r->syscalls[i].has_fallback)
+			return r->syscalls[i].fallback;
+	return r->default_action;
+}
+
+/* Refusals to record: `errno E log`, a `log` default, and every errno
+ * refusal (a rule's or the default's) of a call of a group marked `log`;
+ * nothing else. */
+static void records(void **state)
+{
+	struct compiled *c =
+	    compile(HEAD "net none;\n"
+			 "group @danger log { mount, umount2, reboot }\n"
+			 "syscalls default errno ENOSYS {\n"
+			 "allow read; allow reboot; errno EPERM mount;\n"
+			 "errno EACCES log ptrace; errno EPERM getpid; }");
+	struct ward_action a;
+
+	(void)state;
+	assert_int_equal(c->rc, 0);
+	a = fallback_of(c, SYS_mount);
+	assert_int_equal(a.kind, WARD_ACT_ERRNO);
+	assert_int_equal(a.errno_nr, EPERM);
+	assert_int_equal(a.via, WARD_VIA_RECORD);
+	/* named nowhere: its default refusal is recorded */
+	a = fallback_of(c, SYS_umount2);
+	assert_int_equal(a.errno_nr, ENOSYS);
+	assert_int_equal(a.via, WARD_VIA_RECORD);
+	/* allowed stays allowed */
+	assert_int_equal(fallback_of(c, SYS_reboot).kind, WARD_ACT_ALLOW);
+	assert_int_equal(fallback_of(c, SYS_reboot).via, WARD_VIA_NONE);
+	assert_int_equal(fallback_of(c, SYS_ptrace).via, WARD_VIA_RECORD);
+	assert_int_equal(fallback_of(c, SYS_getpid).via, WARD_VIA_NONE);
+	/* the default stays quiet (glibc probes) */
+	assert_int_equal(c->s.checked.policy.rules.default_action.via,
+			 WARD_VIA_NONE);
+	compiled_free(c);
+
+	c = compile(HEAD "net none;\nsyscalls default errno ENOSYS log { }");
+	assert_int_equal(c->rc, 0);
+	assert_int_equal(c->s.checked.policy.rules.default_action.via,
+			 WARD_VIA_RECORD);
+	compiled_free(c);
+
+	c = compile(HEAD "net none;\nsyscalls default errno ENOSYS { "
+			 "kill log reboot; }");
+	assert_int_not_equal(c->rc, 0);
 	compiled_free(c);
 }
 
@@ -872,20 +1009,34 @@ static void denial_str(void **state)
 static void check_host(void **state)
 {
 	struct ward_net net = {.mode = WARD_NET_NONE};
+	struct ward_net_prog prog = {0};
+	const uint32_t broker = WARD_REQ_NET_BROKER;
 	ward_err err = {0};
 
 	(void)state;
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOTLESS, &err),
+	assert_int_equal(ward_net_check_host(&net, 0, WARD_MODE_ROOTLESS, &err),
 			 0);
 	net.mode = WARD_NET_ALLOWLIST;
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOTLESS, &err),
+	/* an older wardc's: no broker, or no programs */
+	assert_int_equal(
+	    ward_net_check_host(&net, broker, WARD_MODE_ROOT, &err), -1);
+	assert_non_null(strstr(err.msg, "compile it again"));
+	net.bpf.progs = &prog;
+	net.bpf.nprogs = 1;
+	assert_int_equal(ward_net_check_host(&net, 0, WARD_MODE_ROOT, &err),
 			 -1);
-	assert_non_null(strstr(err.msg, "needs CAP_BPF and CAP_NET_ADMIN in "
-					"the initial user namespace: run ward "
-					"as root, or give the policy `net "
-					"none`"));
-	assert_int_equal(ward_net_check_host(&net, WARD_MODE_ROOT, &err), -1);
-	assert_non_null(strstr(err.msg, "no eBPF programs to enforce it"));
+	assert_non_null(strstr(err.msg, "compile it again"));
+	/* the broker alone: rootless too */
+	assert_int_equal(
+	    ward_net_check_host(&net, broker, WARD_MODE_ROOTLESS, &err), 0);
+	/* what needs the programs beside it: root */
+	assert_int_equal(ward_net_check_host(&net, broker | WARD_REQ_NET_BPF,
+					     WARD_MODE_ROOTLESS, &err),
+			 -1);
+	assert_non_null(strstr(err.msg, "CAP_BPF and CAP_NET_ADMIN"));
+	assert_int_equal(ward_net_check_host(&net, broker | WARD_REQ_NET_BPF,
+					     WARD_MODE_ROOT, &err),
+			 0);
 }
 
 static void setup_needs_cgroup(void **state)
@@ -933,6 +1084,8 @@ int main(void)
 	    cmocka_unit_test(reader_refuses),
 	    cmocka_unit_test(narrow_allowlist),
 	    cmocka_unit_test(narrow_net_none),
+	    cmocka_unit_test(broker_rules_allowlist),
+	    cmocka_unit_test(records),
 	    cmocka_unit_test(narrow_never_widens),
 	    cmocka_unit_test(narrow_default_allow),
 	    cmocka_unit_test(hosts_file),

@@ -34,10 +34,10 @@
 
 #include <cmocka.h>
 
+#include "bpf_run.h"
 #include "policy.h"
 #include "seccomp_gen.h"
 #include "syscalls.h"
-#include "tests/oracle/bpf_interp.h"
 #include "tests/oracle/random_rules.h"
 #include "tests/oracle/rules_eval.h"
 
@@ -152,7 +152,7 @@ static uint32_t run(const struct sock_filter *p, uint32_t n, uint32_t arch,
 	int fault;
 	memcpy(d.args, args, sizeof(d.args));
 	d.instruction_pointer = 0x7f0000001000ull;
-	uint32_t ret = bpf_interp_run(p, n, &d, &fault, NULL);
+	uint32_t ret = ward_bpf_run(p, n, &d, &fault, NULL);
 	return fault ? 0xdeadbeef : ret;
 }
 

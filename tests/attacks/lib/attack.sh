@@ -226,6 +226,7 @@ outside() {
 }
 
 # Observations.
+not() { ! "$@"; }
 so_has() { grep -qxF -- "$1" "$SO"; }
 co_has() { grep -qxF -- "$1" "$CO"; }
 rc_is() { [ "$rc" = "$1" ]; }

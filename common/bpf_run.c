@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-#include "bpf_interp.h"
+/*
+ * bpf_run.c: see bpf_run.h.
+ */
+#include "bpf_run.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -21,15 +24,14 @@ static uint32_t fail(int *fault, int why)
 	return 0;
 }
 
-uint32_t bpf_interp_run(const struct sock_filter *p, uint32_t n,
-			const struct seccomp_data *d, int *fault,
-			uint32_t *steps)
+uint32_t ward_bpf_run(const struct sock_filter *p, uint32_t n,
+		      const struct seccomp_data *d, int *fault, uint32_t *steps)
 {
 	uint32_t A = 0, X = 0, mem[BPF_MEMWORDS] = {0};
 	uint32_t pc = 0, count = 0;
 
 	if (fault)
-		*fault = BPF_INTERP_OK;
+		*fault = WARD_BPF_RUN_OK;
 	while (pc < n) {
 		const struct sock_filter *i = &p[pc];
 		uint32_t k = i->k;
@@ -44,7 +46,7 @@ uint32_t bpf_interp_run(const struct sock_filter *p, uint32_t n,
 		/* loads */
 		case BPF_LD | BPF_W | BPF_ABS:
 			if (load_word(d, k, &A) < 0)
-				return fail(fault, BPF_INTERP_BAD_LOAD);
+				return fail(fault, WARD_BPF_RUN_BAD_LOAD);
 			continue;
 		case BPF_LD | BPF_W | BPF_LEN:
 			A = sizeof(*d);
@@ -60,23 +62,23 @@ uint32_t bpf_interp_run(const struct sock_filter *p, uint32_t n,
 			continue;
 		case BPF_LD | BPF_MEM:
 			if (k >= BPF_MEMWORDS)
-				return fail(fault, BPF_INTERP_BAD_MEM);
+				return fail(fault, WARD_BPF_RUN_BAD_MEM);
 			A = mem[k];
 			continue;
 		case BPF_LDX | BPF_MEM:
 			if (k >= BPF_MEMWORDS)
-				return fail(fault, BPF_INTERP_BAD_MEM);
+				return fail(fault, WARD_BPF_RUN_BAD_MEM);
 			X = mem[k];
 			continue;
 		/* stores */
 		case BPF_ST:
 			if (k >= BPF_MEMWORDS)
-				return fail(fault, BPF_INTERP_BAD_MEM);
+				return fail(fault, WARD_BPF_RUN_BAD_MEM);
 			mem[k] = A;
 			continue;
 		case BPF_STX:
 			if (k >= BPF_MEMWORDS)
-				return fail(fault, BPF_INTERP_BAD_MEM);
+				return fail(fault, WARD_BPF_RUN_BAD_MEM);
 			mem[k] = X;
 			continue;
 		/* arithmetic, 32-bit unsigned */
@@ -137,7 +139,7 @@ uint32_t bpf_interp_run(const struct sock_filter *p, uint32_t n,
 		/* jumps: offsets count from the next instruction */
 		case BPF_JMP | BPF_JA:
 			if (k >= n - pc)
-				return fail(fault, BPF_INTERP_BAD_JUMP);
+				return fail(fault, WARD_BPF_RUN_BAD_JUMP);
 			pc += k;
 			continue;
 		case BPF_JMP | BPF_JEQ | BPF_K:
@@ -162,10 +164,10 @@ uint32_t bpf_interp_run(const struct sock_filter *p, uint32_t n,
 		case BPF_RET | BPF_A:
 			return A;
 		default:
-			return fail(fault, BPF_INTERP_BAD_OPCODE);
+			return fail(fault, WARD_BPF_RUN_BAD_OPCODE);
 		}
 		/* a conditional jump */
 		pc += taken ? i->jt : i->jf;
 	}
-	return fail(fault, BPF_INTERP_BAD_JUMP);
+	return fail(fault, WARD_BPF_RUN_BAD_JUMP);
 }

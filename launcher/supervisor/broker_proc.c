@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker_proc.c: see broker_proc.h.
+ */
+#include "broker_proc.h"
+
+#include "broker.h"
+#include "drop.h"
+#include "fdpass.h"
+#include "hardening.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+/* How long the broker may take to get ready, and to send its records. */
+#define BROKER_WAIT_MS 5000
+
+/* Root mode, an allow-list: into the sandbox's user namespace (see
+ * broker_proc.h), still root outside it, the groups cleared first (the
+ * namespace denies setgroups). */
+static int join_userns(pid_t init, ward_err *err)
+{
+	char path[64];
+	_cleanup_close_ int fd = -1;
+
+	if (setgroups(0, NULL) < 0)
+		return ward_fail(err, errno, "setgroups");
+	snprintf(path, sizeof(path), "/proc/%d/ns/user", (int)init);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || setns(fd, CLONE_NEWUSER) < 0)
+		return ward_fail(err, errno,
+				 "join the sandbox's user namespace");
+	return 0;
+}
+
+static _Noreturn void child(const struct ward_policy *p,
+			    const struct ward_priv *priv, int sock,
+			    pid_t parent, pid_t init)
+{
+	const bool join =
+	    priv->mode == WARD_MODE_ROOT && p->net.mode == WARD_NET_ALLOWLIST;
+	static const uint32_t families[] = {AF_INET, AF_INET6};
+	const struct ward_drop_arg args[] = {
+	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},
+	    {SYS_socket, 0, families, ARRAY_LEN(families)},
+	};
+	/* Root mode: the sandbox's host ids, which read its memory as its
+	 * own (the target's files, hence its credentials, are theirs). */
+	/* Root mode: the sandbox's host ids (its own user inside the
+	 * sandbox's namespace, the same ids), which own what it makes. */
+	const struct ward_drop d = {
+	    .change_ids = priv->mode == WARD_MODE_ROOT,
+	    .uid = join ? p->identity.uid : priv->host_uid,
+	    .gid = join ? p->identity.gid : priv->host_gid,
+	    .parent = parent,
+	    .groups_cleared = join,
+	    .allow = ward_broker_syscalls,
+	    .nallow = ward_broker_nsyscalls,
+	    .args = args,
+	    .nargs = ARRAY_LEN(args),
+	};
+	const struct ward_broker_ctx ctx = {
+	    .policy = p,
+	    .root_mode = priv->mode == WARD_MODE_ROOT,
+	    .sup = sock,
+	};
+	ward_err err = {0};
+
+	if (ward_close_fds_except(&sock, 1, &err) < 0 ||
+	    (join && join_userns(init, &err) < 0) ||
+	    ward_drop_privileges(&d, &err) < 0) {
+		struct ward_broker_msg m = {.kind = WARD_B_REFUSE};
+		char buf[WARD_ERR_MSG_MAX + 64];
+
+		snprintf(m.text, sizeof(m.text), "the broker: %s",
+			 ward_err_str(&err, buf, sizeof(buf)));
+		if (send(sock, &m, sizeof(m), MSG_NOSIGNAL) < 0)
+			_exit(2);
+		_exit(1);
+	}
+	_exit(ward_broker_run(&ctx));
+}
+
+static void reap(struct ward_broker_proc *b, bool kill_it)
+{
+	if (b->pid > 0) {
+		if (kill_it)
+			kill(b->pid, SIGKILL);
+		while (waitpid(b->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (b->sock >= 0)
+		close(b->sock);
+	b->pid = 0;
+	b->sock = -1;
+}
+
+/* One message of the broker's into buf (len bytes at most), waiting up to
+ * BROKER_WAIT_MS: its length, 0 at its end or when it took too long. */
+static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
+{
+	struct pollfd pfd = {b->sock, POLLIN, 0};
+	ssize_t n;
+	int r;
+
+	do
+		r = poll(&pfd, 1, BROKER_WAIT_MS);
+	while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return 0;
+	do
+		n = recv(b->sock, buf, len, 0);
+	while (n < 0 && errno == EINTR);
+	return n < 0 ? 0 : n;
+}
+
+int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
+		      int cg_fd, pid_t init, struct ward_broker_proc *b,
+		      ward_err *err)
+{
+	struct ward_broker_msg m;
+	pid_t parent = getpid();
+	int sv[2];
+	char go = WARD_S_GO;
+
+	b->pid = 0;
+	b->sock = -1;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+		return ward_fail(err, errno, "socketpair for the broker");
+	b->pid = fork();
+	if (b->pid < 0) {
+		b->pid = 0;
+		close(sv[0]);
+		close(sv[1]);
+		return ward_fail(err, errno, "fork the broker");
+	}
+	if (b->pid == 0)
+		child(p, priv, sv[1], parent, init);
+	close(sv[1]);
+	b->sock = sv[0];
+	/* Before it makes a socket: in the directory the programs are
+	 * attached to. */
+	if (cg_fd >= 0) {
+		char pid[24];
+		_cleanup_close_ int fd =
+		    openat(cg_fd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+		int n = snprintf(pid, sizeof(pid), "%d", (int)b->pid);
+
+		if (fd < 0 || write(fd, pid, (size_t)n) != n) {
+			ward_fail(err, errno,
+				  "move the broker into its cgroup");
+			reap(b, true);
+			return -1;
+		}
+	}
+	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1 ||
+	    hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+		reap(b, true);
+		return ward_fail(err, 0, "the broker ended before the run");
+	}
+	if (m.kind == WARD_B_REFUSE) {
+		/* Its words reach the caller's terminal. */
+		m.text[sizeof(m.text) - 1] = '\0';
+		for (char *c = m.text; *c; c++)
+			if (!isprint((unsigned char)*c))
+				*c = '?';
+		reap(b, true);
+		return ward_fail(err, 0, "%s", m.text);
+	}
+	if (m.kind != WARD_B_READY) {
+		reap(b, true);
+		return ward_fail(err, 0, "the broker said %u", m.kind);
+	}
+	return 0;
+}
+
+int ward_broker_listen(struct ward_broker_proc *b, int listener)
+{
+	if (b->sock < 0)
+		return -1;
+	return ward_send_fd(b->sock, listener);
+}
+
+void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f)
+{
+	static struct {
+		struct ward_broker_msg m;
+		struct ward_broker_facts f;
+	} in;
+	char end = WARD_S_END;
+	ssize_t n;
+
+	if (b->pid <= 0)
+		return;
+	memset(&in, 0, sizeof(in));
+	/* Anything but its records (a late KILL) is skipped. */
+	n = send(b->sock, &end, 1, MSG_NOSIGNAL) == 1 ? 1 : 0;
+	while (n > 0) {
+		n = hear(b, &in, sizeof(in));
+		if (n == (ssize_t)sizeof(in) && in.m.kind == WARD_B_RECORDS)
+			break;
+	}
+	if (n == (ssize_t)sizeof(in)) {
+		*f = in.f;
+		f->records = true;
+		f->error[sizeof(f->error) - 1] = '\0';
+	} else {
+		f->records = false;
+	}
+	reap(b, n != (ssize_t)sizeof(in));
+}

@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_net.c: see report_net.h.
+ */
+#include "report_net.h"
+
+#include "blob.h"
+#include "json.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+
+static void put_first(FILE *f, const struct timespec *t)
+{
+	char buf[64];
+
+	fputs(", \"first\": ", f);
+	if (!t->tv_sec) {
+		fputs("null", f);
+		return;
+	}
+	ward_rfc3339(t, buf, sizeof(buf));
+	ward_json_str(f, buf);
+}
+
+static void put_u64(FILE *f, bool have, uint64_t v)
+{
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}
+
+static void put_errno(FILE *f, int e)
+{
+	ward_json_str(f, e ? strerrorname_np(e) : NULL);
+}
+
+/* A syscall's name: the policy's, else this machine's table. */
+static const char *syscall_name(const struct ward_report *r, int32_t nr,
+				uint32_t arch)
+{
+	const struct ward_violation v = {
+	    .seen = true, .nr_known = true, .nr = nr, .arch = arch};
+
+	return ward_violation_name(r->policy, &v);
+}
+
+/* ------------------------------------------------------------ seccomp */
+
+static void put_kill(FILE *f, const struct ward_violation *v)
+{
+	fputs("{\"syscall\": ", f);
+	ward_json_str(f, v->name);
+	fputs(", \"nr\": ", f);
+	if (v->nr_known)
+		fprintf(f, "%d, \"arch\": ", v->nr);
+	else
+		fputs("null, \"arch\": ", f);
+	ward_json_str(f, v->nr_known ? ward_arch_name(v->arch) : NULL);
+	fputs(", \"action\": \"kill\", \"errno\": null, \"count\": 1, "
+	      "\"first\": null, \"args\": null}",
+	      f);
+}
+
+static void put_refusal(FILE *f, const struct ward_report *r,
+			const struct ward_syscall_record *s)
+{
+	char action[64];
+
+	snprintf(action, sizeof(action), "errno %s",
+		 strerrorname_np((int)s->errno_nr)
+		     ? strerrorname_np((int)s->errno_nr)
+		     : "?");
+	fputs("{\"syscall\": ", f);
+	ward_json_str(f, syscall_name(r, s->nr, s->arch));
+	fprintf(f, ", \"nr\": %d, \"arch\": ", s->nr);
+	ward_json_str(f, ward_arch_name(s->arch));
+	fputs(", \"action\": ", f);
+	ward_json_str(f, action);
+	fputs(", \"errno\": ", f);
+	put_errno(f, (int)s->errno_nr);
+	fprintf(f, ", \"count\": %llu", (unsigned long long)s->count);
+	put_first(f, &s->first);
+	fputs(", \"args\": [", f);
+	for (int i = 0; i < 6; i++)
+		fprintf(f, "%s\"0x%llx\"", i ? ", " : "",
+			(unsigned long long)s->args[i]);
+	fputs("]}", f);
+}
+
+/* ------------------------------------------------------------ network */
+
+static const char *call_name(const struct ward_report *r,
+			     const struct ward_net_record *n)
+{
+	switch (n->call) {
+	case WARD_NC_SOCKET:
+		return "socket";
+	case WARD_NC_CONNECT:
+		return "connect";
+	case WARD_NC_SENDTO:
+		return "sendto";
+	default:
+		return syscall_name(r, n->nr,
+				    r->policy ? r->policy->seccomp.arch : 0);
+	}
+}
+
+static const char *verdict_name(uint8_t v)
+{
+	return v == WARD_NV_ALLOWED   ? "allowed"
+	       : v == WARD_NV_LOCAL   ? "local"
+	       : v == WARD_NV_REFUSED ? "refused"
+				      : NULL;
+}
+
+static void put_attempt(FILE *f, const struct ward_report *r,
+			const struct ward_net_record *n)
+{
+	char a[INET6_ADDRSTRLEN] = "";
+	const char *proto = n->proto == IPPROTO_TCP   ? "tcp"
+			    : n->proto == IPPROTO_UDP ? "udp"
+						      : NULL;
+
+	if (n->family)
+		inet_ntop(n->family == 4 ? AF_INET : AF_INET6, n->addr, a,
+			  sizeof(a));
+	fputs("{\"layer\": \"broker\", \"call\": ", f);
+	ward_json_str(f, call_name(r, n));
+	fputs(", \"verdict\": ", f);
+	ward_json_str(f, verdict_name(n->verdict));
+	fputs(", \"family\": ", f);
+	ward_json_str(f, n->family == 4	  ? "ipv4"
+			 : n->family == 6 ? "ipv6"
+					  : NULL);
+	/* A name for TCP and UDP, the number for another protocol. */
+	fputs(", \"protocol\": ", f);
+	if (!proto && n->proto)
+		fprintf(f, "%u", n->proto);
+	else
+		ward_json_str(f, proto);
+	/* A destination for connect and sendto only. */
+	fputs(", \"address\": ", f);
+	ward_json_str(f, n->family && n->call != WARD_NC_SOCKET ? a : NULL);
+	fputs(", \"port\": ", f);
+	put_u64(f, n->family && n->call != WARD_NC_SOCKET, n->port);
+	if (n->call == WARD_NC_OTHER)
+		fputs(", \"domain\": null, \"type\": null", f);
+	else
+		fprintf(f, ", \"domain\": %u, \"type\": %u", n->domain,
+			n->type);
+	fputs(", \"errno\": ", f);
+	put_errno(f, n->err);
+	fprintf(f, ", \"count\": %llu", (unsigned long long)n->count);
+	put_first(f, &n->first);
+	fputc('}', f);
+}
+
+/* The broker's facts, when it recorded (NULL otherwise). */
+static const struct ward_broker_facts *broker(const struct ward_report *r)
+{
+	return r->broker && r->broker->records ? r->broker : NULL;
+}
+
+void ward_report_denials(FILE *f, const struct ward_report *r)
+{
+	const struct ward_violation *v = r->outcome ? r->violation : NULL;
+	const struct ward_broker_facts *b = broker(r);
+	bool first = true;
+
+	fputs("{\"seccomp\": [", f);
+	if (v && v->seen) {
+		put_kill(f, v);
+		first = false;
+	}
+	for (uint32_t i = 0; b && i < b->nsys; i++) {
+		fputs(first ? "" : ", ", f);
+		put_refusal(f, r, &b->sys[i]);
+		first = false;
+	}
+	fputs("], \"seccomp_dropped\": ", f);
+	put_u64(f, b, b ? b->sys_dropped : 0);
+	fputs(", \"network\": ", f);
+	if (!b && !r->net_checked) {
+		fputs("null", f);
+	} else {
+		first = true;
+		fputc('[', f);
+		for (uint32_t i = 0; b && i < b->nnet; i++) {
+			if (b->net[i].verdict != WARD_NV_REFUSED)
+				continue;
+			fputs(first ? "" : ", ", f);
+			put_attempt(f, r, &b->net[i]);
+			first = false;
+		}
+		/* The second layer's own (root mode): what the programs
+		 * refused that reached them. */
+		for (size_t i = 0; r->net_checked && i < r->nnet; i++) {
+			fputs(first ? "" : ", ", f);
+			fputs("{\"layer\": \"cgroup-bpf\", \"denied\": ", f);
+			ward_json_str(f, r->net[i].what);
+			fprintf(f, ", \"count\": %llu}",
+				(unsigned long long)r->net[i].count);
+			first = false;
+		}
+		fputc(']', f);
+	}
+	fputs(", \"network_dropped\": ", f);
+	put_u64(f, b, b ? b->net_dropped : 0);
+	fputc('}', f);
+}
+
+void ward_report_network(FILE *f, const struct ward_report *r)
+{
+	const struct ward_broker_facts *b = broker(r);
+	bool list;
+
+	if (!r->policy) {
+		fputs("null", f);
+		return;
+	}
+	list = r->policy->net.mode == WARD_NET_ALLOWLIST;
+	fputs("{\"mode\": ", f);
+	ward_json_str(f, list ? "allow-list" : "none");
+	/* What enforced it: a namespace of the sandbox's own always; with
+	 * an allow-list, the broker, and the cgroup programs where they
+	 * were attached (root mode, cgroup2). */
+	fputs(", \"layers\": [", f);
+	if (r->started) {
+		fputs("\"namespace\"", f);
+		if (list && b && b->ran)
+			fputs(", \"broker\"", f);
+		if (r->net_checked)
+			fputs(", \"cgroup-bpf\"", f);
+	}
+	fputs("], \"attempts\": ", f);
+	if (!b) {
+		fputs("null", f);
+	} else {
+		fputc('[', f);
+		for (uint32_t i = 0; i < b->nnet; i++) {
+			fputs(i ? ", " : "", f);
+			put_attempt(f, r, &b->net[i]);
+		}
+		fputc(']', f);
+	}
+	fputs(", \"attempts_dropped\": ", f);
+	put_u64(f, b, b ? b->net_dropped : 0);
+	fputs(", \"broker\": ", f);
+	if (!r->broker || !r->started) {
+		fputs("null", f);
+	} else {
+		fprintf(f,
+			"{\"records\": %s, \"notifications\": %llu, "
+			"\"throttled\": %llu, \"error\": ",
+			r->broker->records ? "true" : "false",
+			(unsigned long long)r->broker->notified,
+			(unsigned long long)r->broker->throttled);
+		ward_json_str(f, r->broker->error[0] ? r->broker->error : NULL);
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
+void ward_report_denials_summary(FILE *f, const struct ward_report *r)
+{
+	const struct ward_broker_facts *b = broker(r);
+	uint64_t refused = 0, calls = 0;
+
+	if (!b)
+		return;
+	for (uint32_t i = 0; i < b->nsys; i++)
+		calls += b->sys[i].count;
+	for (uint32_t i = 0; i < b->nnet; i++)
+		if (b->net[i].verdict == WARD_NV_REFUSED)
+			refused += b->net[i].count;
+	if (calls || refused)
+		fprintf(f,
+			"ward:   refused and recorded: %llu syscall(s), %llu "
+			"network attempt(s)\n",
+			(unsigned long long)(calls + b->sys_dropped),
+			(unsigned long long)(refused + b->net_dropped));
+}
