@@ -21,6 +21,9 @@ static const char *const names[WARD_R_COUNT] = {
     [WARD_R_LAUNCHER_ERROR] = "launcher_error",
     [WARD_R_DISK_FULL] = "disk_full",
     [WARD_R_FILESIZE_LIMIT] = "filesize_limit",
+    [WARD_R_NEAR_MEMORY] = "near_memory_limit",
+    [WARD_R_NEAR_PIDS] = "near_pids_limit",
+    [WARD_R_NEAR_WALL] = "near_wall_limit",
 };
 
 const char *ward_reason_name(enum ward_reason r)
@@ -50,6 +53,35 @@ static int death_signal(const struct ward_outcome *o)
 	if (o->end == WARD_END_UNKNOWN && o->init_code == CLD_KILLED)
 		return o->init_status;
 	return 0;
+}
+
+/* x at or past 90% of the limit (without overflow). */
+static bool near(uint64_t x, uint64_t limit)
+{
+	return limit > 0 && x >= limit - limit / 10;
+}
+
+/* The near-limit flags, for limits that did not end the run (f: the flags
+ * so far). */
+static uint32_t near_flags(const struct ward_outcome *o,
+			   const struct ward_cg_stats *st,
+			   const struct ward_limits *l, uint32_t f)
+{
+	uint32_t n = 0;
+
+	if (st && st->have_mem_peak && ward_limit_is_set(l, WARD_LIM_MEMORY) &&
+	    !(f & WARD_R_BIT(WARD_R_OOM_KILLED)) &&
+	    near(st->mem_peak, l->value[WARD_LIM_MEMORY]))
+		n |= WARD_R_BIT(WARD_R_NEAR_MEMORY);
+	if (st && st->have_pids_peak && ward_limit_is_set(l, WARD_LIM_PIDS) &&
+	    !(f & WARD_R_BIT(WARD_R_PIDS_LIMIT)) &&
+	    near(st->pids_peak, l->value[WARD_LIM_PIDS]))
+		n |= WARD_R_BIT(WARD_R_NEAR_PIDS);
+	if (ward_limit_is_set(l, WARD_LIM_WALL) &&
+	    !(f & WARD_R_BIT(WARD_R_TIMEOUT)) &&
+	    near(o->wall_ms, l->value[WARD_LIM_WALL]))
+		n |= WARD_R_BIT(WARD_R_NEAR_WALL);
+	return n;
 }
 
 void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
@@ -131,5 +163,5 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		v->reason = WARD_R_EXEC_FAILED;
 	else
 		v->reason = WARD_R_LAUNCHER_ERROR;
-	v->flags = f | WARD_R_BIT(v->reason);
+	v->flags = f | WARD_R_BIT(v->reason) | near_flags(o, st, l, f);
 }

@@ -34,6 +34,12 @@ enum ward_reason {
 	/* Flags only: what the writable mounts show (slotfs.h). */
 	WARD_R_DISK_FULL,      /* a writable mount was full: ENOSPC inside */
 	WARD_R_FILESIZE_LIMIT, /* a file ends at `filesize`: EFBIG inside */
+	/* Flags only: a limit came near (seed 004: warn before the OOM). At
+	 * or past 90% of it and not over it: the workload is sized too close
+	 * to its policy, and the next input may cross it. */
+	WARD_R_NEAR_MEMORY, /* peak memory >= 90% of `memory`, no OOM */
+	WARD_R_NEAR_PIDS,   /* peak tasks >= 90% of `pids`, none refused */
+	WARD_R_NEAR_WALL,   /* wall time >= 90% of `wall`, no timeout */
 	WARD_R_COUNT
 };
 #define WARD_R_BIT(r) (1u << (r))

@@ -127,3 +127,37 @@ if [ "$rc" = 0 ] && [ "$(cat "$T/ro/new" 2>/dev/null)" = y ]; then
 else
 	fail "rootless/outcomes-writable-slot-control" "rc=$rc $(head -c 300 "$T/se" | tr '\n' '|')"
 fi
+
+# Near-limit flags (seed 004: warn before the OOM): 90% of memory, pids and
+# wall taken, the run still `exited`; the control, well below, has none.
+cat >"$T/near.ward" <<'EOF2'
+ward 1;
+policy near;
+use base;
+identity { user 1000; group 1000; }
+fs { tmpfs /tmp size 60M mode 1777; }
+net none;
+limits { memory 64M; swap 0; pids 20; wall 4s; stdout text; }
+syscalls default allow { }
+EOF2
+if "$WARDC" compile "$T/near.ward" -o "$T/near.wardb" >"$T/wardc.log" 2>&1; then
+	chmod 644 "$T/near.wardb"
+	for c in "59 18 3.7 near_memory_limit,near_pids_limit,near_wall_limit" "8 3 0.1 "; do
+		set -- $c
+		rm -f "$T/r.json"
+		timeout 60 "$WARD" --report "$T/r.json" "$T/near.wardb" -- /bin/sh -c \
+			"dd if=/dev/zero of=/tmp/x bs=1M count=$1 2>/dev/null; for i in \$(seq $(($2 - 3))); do sleep 1 & done; sleep $3" \
+			>"$T/so" 2>"$T/se"
+		rc=$?
+		got=$(jq -r '[.flags[] | select(startswith("near_"))] | join(",")' "$T/r.json" 2>/dev/null)
+		name=root/outcomes-near-limit-flags
+		[ -z "${4:-}" ] && name=root/outcomes-near-limit-control
+		if [ "$rc" = 0 ] && [ "$(q .reason)" = exited ] && [ "$got" = "${4:-}" ]; then
+			pass "$name"
+		else
+			fail "$name" "rc=$rc flags=$got want=${4:-} $(jq -c '{reason, flags, peaks}' "$T/r.json" 2>/dev/null | head -c 400)"
+		fi
+	done
+else
+	fail root/outcomes-near-limit-flags "$(head -c 300 "$T/wardc.log")"
+fi

@@ -355,12 +355,63 @@ static void verdicts(void **state)
 			    "seccomp_violation");
 }
 
+/* Near-limit flags: at or past 90% of a limit that did not end the run. */
+static void near_limits(void **state)
+{
+	struct ward_limits l = {0};
+	struct ward_cg_stats st = {.have_mem_peak = true,
+				   .have_pids_peak = true};
+	struct ward_outcome out = status(0);
+	struct ward_verdict v;
+	const uint32_t all = WARD_R_BIT(WARD_R_NEAR_MEMORY) |
+			     WARD_R_BIT(WARD_R_NEAR_PIDS) |
+			     WARD_R_BIT(WARD_R_NEAR_WALL);
+
+	l.set =
+	    1u << WARD_LIM_MEMORY | 1u << WARD_LIM_PIDS | 1u << WARD_LIM_WALL;
+	l.value[WARD_LIM_MEMORY] = 100 << 20;
+	l.value[WARD_LIM_PIDS] = 10;
+	l.value[WARD_LIM_WALL] = 30000;
+	/* just below 90% of each: nothing */
+	st.mem_peak = (90ull << 20) - 4096;
+	st.pids_peak = 8;
+	out.wall_ms = 26999;
+	ward_verdict(&out, &st, &l, &v);
+	assert_int_equal(v.flags, WARD_R_BIT(WARD_R_EXITED));
+	/* at 90% of each: the three flags, the run still `exited` */
+	st.mem_peak = 90ull << 20;
+	st.pids_peak = 9;
+	out.wall_ms = 27000;
+	ward_verdict(&out, &st, &l, &v);
+	assert_int_equal(v.reason, WARD_R_EXITED);
+	assert_int_equal(v.flags, WARD_R_BIT(WARD_R_EXITED) | all);
+	assert_string_equal(ward_reason_name(WARD_R_NEAR_MEMORY),
+			    "near_memory_limit");
+	/* a limit that acted is not "near": OOM, refused forks, timeout */
+	st.have_oom = true;
+	st.oom_kills = 1;
+	st.have_pids_events = true;
+	st.pids_max_hits = 1;
+	out.stop = WARD_STOP_TIMEOUT;
+	ward_verdict(&out, &st, &l, &v);
+	assert_int_equal(v.flags & all, 0);
+	/* limits not set: no flag, whatever the peaks */
+	l.set = 0;
+	out = status(0);
+	out.wall_ms = 1u << 30;
+	st = (struct ward_cg_stats){.have_mem_peak = true,
+				    .mem_peak = 1ull << 40};
+	ward_verdict(&out, &st, &l, &v);
+	assert_int_equal(v.flags, WARD_R_BIT(WARD_R_EXITED));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(caps_and_total),  cmocka_unit_test(ceilings),
 	    cmocka_unit_test(digest_and_tail), cmocka_unit_test(pipes),
 	    cmocka_unit_test(json_strings),    cmocka_unit_test(verdicts),
+	    cmocka_unit_test(near_limits),
 	};
 
 	alarm(60);
