@@ -134,7 +134,8 @@ _Static_assert(WARD_LIM_MEMORY == 0 && WARD_LIM_SWAP == 1 &&
 		   WARD_LIM_FANOTIFY_GROUPS == 20 &&
 		   WARD_LIM_FANOTIFY_MARKS == 21 && WARD_LIM_SLOT_SIZE == 22 &&
 		   WARD_LIM_OOM == 23 && WARD_LIM_STDOUT_MODE == 24 &&
-		   WARD_LIM_STDERR_MODE == 25 && WARD_LIM_COUNT == 26,
+		   WARD_LIM_STDERR_MODE == 25 && WARD_LIM_STDOUT_AT_CAP == 26 &&
+		   WARD_LIM_STDERR_AT_CAP == 27 && WARD_LIM_COUNT == 28,
 	       "limit keys are format numbers");
 _Static_assert(WARD_ACT_ALLOW == 0 && WARD_ACT_LOG == 1 &&
 		   WARD_ACT_ERRNO == 2 && WARD_ACT_TRAP == 3 &&

@@ -539,6 +539,8 @@ static const struct {
     [WARD_LIM_OOM] = {"oom", 0, 1},
     [WARD_LIM_STDOUT_MODE] = {"stdout-mode", 0, 1},
     [WARD_LIM_STDERR_MODE] = {"stderr-mode", 0, 1},
+    [WARD_LIM_STDOUT_AT_CAP] = {"stdout-at-cap", 0, 1},
+    [WARD_LIM_STDERR_AT_CAP] = {"stderr-at-cap", 0, 1},
 };
 
 static int read_limits(struct cur *c, struct ward_limits *l)

@@ -137,6 +137,9 @@ enum ward_limit {
 	WARD_LIM_OOM,	      /* 0 the whole run ends (default), 1 the victim */
 	WARD_LIM_STDOUT_MODE, /* 0 raw (default), 1 text: safe to display */
 	WARD_LIM_STDERR_MODE,
+	WARD_LIM_STDOUT_AT_CAP, /* 0 truncate (default), 1 kill: the run ends
+				   when the stream passes its cap */
+	WARD_LIM_STDERR_AT_CAP,
 	WARD_LIM_COUNT
 };
 
@@ -169,6 +172,16 @@ static inline bool ward_oom_process(const struct ward_limits *l)
 static inline bool ward_stream_text(const struct ward_limits *l, int i)
 {
 	enum ward_limit k = i ? WARD_LIM_STDERR_MODE : WARD_LIM_STDOUT_MODE;
+
+	return ward_limit_is_set(l, k) && l->value[k];
+}
+
+/* `stdout-at-cap kill;` / `stderr-at-cap kill;`: stream i passing its
+ * cap (or `output`) ends the run, reason output_limit; else what passes the
+ * cap is dropped and the run goes on (flag output_truncated). */
+static inline bool ward_stream_kills_at_cap(const struct ward_limits *l, int i)
+{
+	enum ward_limit k = i ? WARD_LIM_STDERR_AT_CAP : WARD_LIM_STDOUT_AT_CAP;
 
 	return ward_limit_is_set(l, k) && l->value[k];
 }

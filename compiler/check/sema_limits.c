@@ -26,6 +26,7 @@ struct limit_def {
 
 static const char *const oom_words[] = {"group", "process", NULL};
 static const char *const mode_words[] = {"raw", "text", NULL};
+static const char *const at_cap_words[] = {"truncate", "kill", NULL};
 
 static const struct limit_def limits[] = {
     {"memory", WARD_LIM_MEMORY, T_SIZE, M, T, "1M and 1T", NULL},
@@ -63,6 +64,11 @@ static const struct limit_def limits[] = {
      mode_words},
     {"stderr", WARD_LIM_STDERR_MODE, T_ERROR, 0, 1, "`raw` or `text`",
      mode_words},
+    /* What a stream passing its cap does (seed 004: stop at the cap). */
+    {"stdout-at-cap", WARD_LIM_STDOUT_AT_CAP, T_ERROR, 0, 1,
+     "`truncate` or `kill`", at_cap_words},
+    {"stderr-at-cap", WARD_LIM_STDERR_AT_CAP, T_ERROR, 0, 1,
+     "`truncate` or `kill`", at_cap_words},
 };
 
 /* The definition of st's limit: by its name, and for `stdout` and
@@ -125,8 +131,8 @@ static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 			       "stack, memlock, core, stdout, stderr, "
 			       "output, sigpending, msgqueue, "
 			       "inotify-instances, inotify-watches, "
-			       "fanotify-groups, fanotify-marks, slot-size "
-			       "and oom");
+			       "fanotify-groups, fanotify-marks, slot-size, "
+			       "oom, stdout-at-cap and stderr-at-cap");
 }
 
 static bool eval_limit(struct sema *s, const struct limit_def *def,

@@ -58,6 +58,8 @@ static const char *const limit_names[WARD_LIM_COUNT] = {
     [WARD_LIM_OOM] = "oom",
     [WARD_LIM_STDOUT_MODE] = "stdout-mode",
     [WARD_LIM_STDERR_MODE] = "stderr-mode",
+    [WARD_LIM_STDOUT_AT_CAP] = "stdout-at-cap",
+    [WARD_LIM_STDERR_AT_CAP] = "stderr-at-cap",
 };
 
 const char *describe_limit_name(enum ward_limit k)
@@ -89,6 +91,9 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 	case WARD_LIM_STDOUT_MODE:
 	case WARD_LIM_STDERR_MODE:
 		return v ? "text" : "raw";
+	case WARD_LIM_STDOUT_AT_CAP:
+	case WARD_LIM_STDERR_AT_CAP:
+		return v ? "kill" : "truncate";
 	default:
 		return ward_size_str(p, v);
 	}

@@ -483,8 +483,9 @@ static void limits_notes(struct ward_pool *p, const struct ward_policy *pol,
 			 struct ward_notes *notes)
 {
 	static const enum ward_limit caller[] = {
-	    WARD_LIM_WALL, WARD_LIM_GRACE, WARD_LIM_STDOUT, WARD_LIM_STDERR,
-	    WARD_LIM_OUTPUT};
+	    WARD_LIM_WALL,	   WARD_LIM_GRACE,  WARD_LIM_STDOUT,
+	    WARD_LIM_STDERR,	   WARD_LIM_OUTPUT, WARD_LIM_STDOUT_AT_CAP,
+	    WARD_LIM_STDERR_AT_CAP};
 	const struct ward_limits *l = &pol->limits;
 	for (size_t i = 0; i < ARRAY_LEN(caller); i++)
 		if (ward_limit_is_set(l, caller[i]))

@@ -376,7 +376,12 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
 	if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER)
 		return WARD_EXIT_REFUSED;
-	if (o->stop == WARD_STOP_OOM || o->backstop)
+	/* The run was ended for the whole group (an OOM, a stream past its
+	 * ceiling, init's own timer): 137 even if the target happened to
+	 * exit on its own before the kill reached it, so that a run stopped
+	 * at its output cap never reads as success. */
+	if (o->stop == WARD_STOP_OOM || o->stop == WARD_STOP_OUTPUT ||
+	    o->backstop)
 		return WARD_EXIT_SIGNAL_BASE + SIGKILL;
 	switch (o->end) {
 	case WARD_END_STATUS:

@@ -264,6 +264,10 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 				verdict.flags |=
 				    WARD_R_BIT(WARD_R_FILESIZE_LIMIT);
 		}
+		for (int i = 0; c->have_out && i < 2; i++)
+			if (c->out.s[i].total > c->out.s[i].kept)
+				verdict.flags |=
+				    WARD_R_BIT(WARD_R_OUTPUT_TRUNCATED);
 		v.name = ward_violation_name(c->policy, &v);
 		rep.verdict = &verdict;
 		rep.reason = ward_reason_name(verdict.reason);

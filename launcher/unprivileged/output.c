@@ -40,9 +40,13 @@ void ward_output_init(struct ward_output *o, const struct ward_limits *l,
 			       S_ISREG(st.st_mode);
 		s->cap = limit_or_none(l, caps[i]);
 		s->text = ward_stream_text(l, i);
-		/* The ceiling follows the most the stream can keep. */
+		/* The ceiling follows the most the stream can keep; with
+		 * `STREAM-at-cap kill` it is that: one byte past it ends the
+		 * run (seed 004: stop at the cap, with an error). */
 		eff = min_u64(s->cap, o->total_cap);
-		if (eff == WARD_OUT_NONE)
+		if (eff != WARD_OUT_NONE && ward_stream_kills_at_cap(l, i))
+			s->ceiling = eff;
+		else if (eff == WARD_OUT_NONE)
 			s->ceiling = WARD_OUT_NONE;
 		else if (eff > (WARD_OUT_NONE - 1) / WARD_OUT_CEILING_TIMES)
 			s->ceiling = WARD_OUT_NONE - 1;

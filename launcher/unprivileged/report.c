@@ -203,6 +203,10 @@ static const struct {
      "courier: escaped for display"},
     {WARD_LIM_STDERR_MODE, "stderr-mode", "1 = text, 0 = raw",
      "courier: escaped for display"},
+    {WARD_LIM_STDOUT_AT_CAP, "stdout-at-cap", "1 = kill, 0 = truncate",
+     "courier: the run ends past the cap"},
+    {WARD_LIM_STDERR_AT_CAP, "stderr-at-cap", "1 = kill, 0 = truncate",
+     "courier: the run ends past the cap"},
 };
 
 static void put_limits(FILE *f, const struct ward_report *r)

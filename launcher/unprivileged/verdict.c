@@ -21,6 +21,7 @@ static const char *const names[WARD_R_COUNT] = {
     [WARD_R_LAUNCHER_ERROR] = "launcher_error",
     [WARD_R_DISK_FULL] = "disk_full",
     [WARD_R_FILESIZE_LIMIT] = "filesize_limit",
+    [WARD_R_OUTPUT_TRUNCATED] = "output_truncated",
     [WARD_R_NEAR_MEMORY] = "near_memory_limit",
     [WARD_R_NEAR_PIDS] = "near_pids_limit",
     [WARD_R_NEAR_WALL] = "near_wall_limit",

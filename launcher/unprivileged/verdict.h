@@ -34,6 +34,8 @@ enum ward_reason {
 	/* Flags only: what the writable mounts show (slotfs.h). */
 	WARD_R_DISK_FULL,      /* a writable mount was full: ENOSPC inside */
 	WARD_R_FILESIZE_LIMIT, /* a file ends at `filesize`: EFBIG inside */
+	/* A flag only: a stream passed its cap and was cut (output.h). */
+	WARD_R_OUTPUT_TRUNCATED,
 	/* Flags only: a limit came near (seed 004: warn before the OOM). At
 	 * or past 90% of it and not over it: the workload is sized too close
 	 * to its policy, and the next input may cross it. */

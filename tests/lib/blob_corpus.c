@@ -246,6 +246,8 @@ static const struct ward_policy rich = {
 		       [WARD_LIM_OOM] = 1,
 		       [WARD_LIM_STDOUT_MODE] = 1,
 		       [WARD_LIM_STDERR_MODE] = 0,
+		       [WARD_LIM_STDOUT_AT_CAP] = 1,
+		       [WARD_LIM_STDERR_AT_CAP] = 0,
 		   }},
     .net = {.mode = WARD_NET_ALLOWLIST,
 	    .rules = rich_rules,

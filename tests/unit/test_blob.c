@@ -1276,7 +1276,7 @@ static struct pcase pcases[] = {
     {"tmpfs with source", e_src_tmpfs,
      ST "3 (mounts) entry 3: this kind of mount takes no source or "
 	"contents"},
-    {"limit key 26", e_lim_key, ST "4 (limits) entry 26: unknown limit key 26"},
+    {"limit key 28", e_lim_key, ST "4 (limits) entry 28: unknown limit key 28"},
     {"limit key 63", e_lim_key63,
      ST "4 (limits) entry 0: unknown limit key 63"},
     {"net mode", e_net_mode, ST "5 (network): unknown network mode 2"},
@@ -1423,6 +1423,8 @@ static const struct {
     {"oom", 0, 1},
     {"stdout-mode", 0, 1},
     {"stderr-mode", 0, 1},
+    {"stdout-at-cap", 0, 1},
+    {"stderr-at-cap", 0, 1},
 };
 
 static void limit_fails(int k, uint64_t v)

@@ -100,6 +100,29 @@ static void ceilings(void **state)
 	ward_output_account(&o, WARD_STDOUT, chunk, 1);
 	assert_true(o.s[WARD_STDOUT].over_ceiling);
 	assert_false(o.s[WARD_STDERR].over_ceiling);
+	/* `stdout-at-cap kill`: the ceiling is the cap (or the total), the
+	 * run ends one byte past it; stderr keeps its own rule */
+	l = caps(1024, 8 << 20, -1);
+	l.set |= 1u << WARD_LIM_STDOUT_AT_CAP;
+	l.value[WARD_LIM_STDOUT_AT_CAP] = 1;
+	ward_output_init(&o, &l, -1, -1);
+	assert_int_equal(o.s[WARD_STDOUT].ceiling, 1024);
+	assert_int_equal(o.s[WARD_STDERR].ceiling, 128ull << 20);
+	ward_output_account(&o, WARD_STDOUT, chunk, 1024);
+	assert_false(o.s[WARD_STDOUT].over_ceiling);
+	ward_output_account(&o, WARD_STDOUT, chunk, 1);
+	assert_true(o.s[WARD_STDOUT].over_ceiling);
+	l = caps(-1, -1, 4096);
+	l.set |= 1u << WARD_LIM_STDOUT_AT_CAP;
+	l.value[WARD_LIM_STDOUT_AT_CAP] = 1;
+	ward_output_init(&o, &l, -1, -1);
+	assert_int_equal(o.s[WARD_STDOUT].ceiling, 4096);
+	/* without any cap there is nothing to kill at */
+	l = caps(-1, -1, -1);
+	l.set |= 1u << WARD_LIM_STDOUT_AT_CAP;
+	l.value[WARD_LIM_STDOUT_AT_CAP] = 1;
+	ward_output_init(&o, &l, -1, -1);
+	assert_int_equal(o.s[WARD_STDOUT].ceiling, WARD_OUT_NONE);
 }
 
 /* The digest is of the whole stream, whatever the chunks; the tail is its
@@ -329,6 +352,15 @@ static void verdicts(void **state)
 	out.stop = WARD_STOP_OUTPUT;
 	ward_verdict(&out, NULL, &l, &v);
 	assert_int_equal(v.reason, WARD_R_OUTPUT_LIMIT);
+	/* stopped at its output cap, the target's own exit 0 is not success */
+	{
+		struct ward_outcome done = status(0);
+
+		done.stop = WARD_STOP_OUTPUT;
+		ward_verdict(&done, NULL, &l, &v);
+		assert_int_equal(v.reason, WARD_R_OUTPUT_LIMIT);
+		assert_int_equal(ward_exit_code(&done), 128 + SIGKILL);
+	}
 	out.stop = WARD_STOP_SIGNAL;
 	out.stop_signal = SIGINT;
 	ward_verdict(&out, NULL, &l, &v);
