@@ -396,6 +396,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 		p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY),
 	    .slots = args,
 	    .nslots = r->cli.nslots,
+	    .argv = r->cli.argv,
 	    .report_fd = r->outs.report_fd,
 	    .have_out = r->have_pipes && p,
 	    .ws = r->outs.have_ws ? &r->outs.ws : NULL,

@@ -251,6 +251,9 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .ws = ws,
 	    .mounts = c->mounts,
 	    .nmounts = c->nmounts,
+	    .argv = c->argv,
+	    .slots = c->slots,
+	    .nslots = c->nslots,
 	    .error = f->have_error ? f->error : NULL,
 	};
 	ward_err err = {0};

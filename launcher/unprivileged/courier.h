@@ -54,8 +54,9 @@ struct ward_courier {
 	const struct ward_channel_arg
 	    *slots; /* every --slot, workspace's too */
 	size_t nslots;
-	int report_fd; /* -1: no report */
-	bool have_out; /* the target's pipes exist */
+	char *const *argv; /* the target's command line, for the report */
+	int report_fd;	   /* -1: no report */
+	bool have_out;	   /* the target's pipes exist */
 	struct ward_output out;
 	struct ward_channel ch;
 	const struct ward_workspace *ws; /* NULL: none */

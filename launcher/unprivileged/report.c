@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/capability.h>
+#include <sys/utsname.h>
 
 /* ------------------------------------------------------------ JSON */
 
@@ -452,6 +453,127 @@ static void put_cleanup(FILE *f, const struct ward_report *r)
 		      f);
 }
 
+/* ------------------------------------------------------------ the run */
+/* What an auditor needs to tell which run this was and to run it again:
+ * the command line (bounded: at most RUN_ARGS arguments and RUN_ARGV_BYTES
+ * bytes of them, each cut at RUN_ARG_BYTES), the kernel, and the mount
+ * table the blob asked for with the host path given to each slot. */
+#define RUN_ARGS       256
+#define RUN_ARG_BYTES  4096
+#define RUN_ARGV_BYTES 65536
+
+static void put_argv(FILE *f, char *const *argv)
+{
+	size_t used = 0, n = 0;
+	bool cut = false;
+
+	if (!argv) {
+		fputs("null, \"argv_truncated\": false", f);
+		return;
+	}
+	fputc('[', f);
+	for (; argv[n]; n++) {
+		size_t len = strnlen(argv[n], RUN_ARG_BYTES + 1);
+
+		if (n == RUN_ARGS || used + len > RUN_ARGV_BYTES) {
+			cut = true;
+			break;
+		}
+		if (len > RUN_ARG_BYTES) {
+			len = RUN_ARG_BYTES;
+			cut = true;
+		}
+		fputs(n ? ", " : "", f);
+		ward_json_bytes(f, (const uint8_t *)argv[n], len);
+		used += len;
+	}
+	fprintf(f, "], \"argv_truncated\": %s", cut ? "true" : "false");
+}
+
+static const char *kind_name(uint32_t kind)
+{
+	static const char *const names[] = {
+	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
+	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
+	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
+	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
+	};
+
+	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
+}
+
+static const char *slot_host(const struct ward_report *r, const char *name)
+{
+	for (size_t i = 0; name && i < r->nslots; i++)
+		if (r->slots[i].name && !strcmp(r->slots[i].name, name))
+			return r->slots[i].path;
+	return NULL;
+}
+
+static void put_table(FILE *f, const struct ward_report *r)
+{
+	const struct ward_policy *p = r->policy;
+
+	if (!p) {
+		fputs("null", f);
+		return;
+	}
+	fputc('[', f);
+	for (size_t i = 0; i < p->nmounts; i++) {
+		const struct ward_mount *m = &p->mounts[i];
+		bool has_size =
+		    m->kind == WARD_MNT_TMPFS ||
+		    (m->kind == WARD_MNT_SLOT && (m->flags & WARD_MNT_F_RW));
+
+		fprintf(f, "%s{\"target\": ", i ? ", " : "");
+		ward_json_str(f, m->dst);
+		fprintf(f,
+			", \"kind\": \"%s\", \"source\": ", kind_name(m->kind));
+		ward_json_str(f, m->kind == WARD_MNT_BIND ||
+					 m->kind == WARD_MNT_SLOT ||
+					 m->kind == WARD_MNT_SYMLINK
+				     ? m->src
+				     : NULL);
+		fputs(", \"host_path\": ", f);
+		ward_json_str(f, m->kind == WARD_MNT_SLOT ? slot_host(r, m->src)
+				 : m->kind == WARD_MNT_BIND ? m->src
+							    : NULL);
+		fprintf(f,
+			", \"rw\": %s, \"exec\": %s, \"optional\": %s, "
+			"\"size\": ",
+			m->flags & WARD_MNT_F_RW ? "true" : "false",
+			m->flags & WARD_MNT_F_EXEC ? "true" : "false",
+			m->flags & WARD_MNT_F_OPTIONAL ? "true" : "false");
+		json_u64_or_null(f, has_size, m->size);
+		fputc('}', f);
+	}
+	fputc(']', f);
+}
+
+static void put_run(FILE *f, const struct ward_report *r)
+{
+	struct utsname u;
+	bool have_u = uname(&u) == 0;
+
+	fputs("{\"argv\": ", f);
+	put_argv(f, r->argv);
+	fputs(", \"kernel\": ", f);
+	if (have_u) {
+		fputs("{\"release\": ", f);
+		ward_json_str(f, u.release);
+		fputs(", \"version\": ", f);
+		ward_json_str(f, u.version);
+		fputs(", \"machine\": ", f);
+		ward_json_str(f, u.machine);
+		fputc('}', f);
+	} else {
+		fputs("null", f);
+	}
+	fputs(", \"mounts\": ", f);
+	put_table(f, r);
+	fputc('}', f);
+}
+
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 {
 	_cleanup_free_ char *text = NULL;
@@ -471,6 +593,8 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	ward_json_str(f, r->digest_hex);
 	fputs("}, \"mode\": ", f);
 	ward_json_str(f, r->mode);
+	fputs(", \"run\": ", f);
+	put_run(f, r);
 	fputs(", \"created\": ", f);
 	json_time(f, &r->created);
 	fputs(", \"destroyed\": ", f);

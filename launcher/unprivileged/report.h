@@ -62,6 +62,11 @@ struct ward_report {
 	const struct ward_workspace *ws;  /* NULL: no workspace */
 	const struct ward_slotfs *mounts; /* the writable mounts, measured */
 	size_t nmounts;
+	/* For audit and replay: the target's command line (NULL-terminated;
+	 * NULL: not known) and the host paths given to the slots. */
+	char *const *argv;
+	const struct ward_channel_arg *slots;
+	size_t nslots;
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);

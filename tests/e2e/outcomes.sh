@@ -161,3 +161,30 @@ if "$WARDC" compile "$T/near.ward" -o "$T/near.wardb" >"$T/wardc.log" 2>&1; then
 else
 	fail root/outcomes-near-limit-flags "$(head -c 300 "$T/wardc.log")"
 fi
+
+# The report for audit: the command line as given, the kernel, the mount
+# table with the host path given to each slot.
+rm -rf "$T/out" "$T/r.json" && mkdir -p "$T/out" && chown 65534:65534 "$T/out"
+timeout 60 "$WARD" --report "$T/r.json" --slot out="$T/out" "$T/p.wardb" -- \
+	/bin/echo "two words" "$(printf 'a\033b')" >"$T/so" 2>"$T/se"
+rc=$?
+if [ "$rc" = 0 ] &&
+	[ "$(jq -c .run.argv "$T/r.json")" = '["/bin/echo","two words","a\u001bb"]' ] &&
+	[ "$(q .run.argv_truncated)" = false ] &&
+	[ "$(q .run.kernel.release)" = "$(uname -r)" ] &&
+	[ "$(q '.run.mounts[] | select(.target == "/out") | .host_path')" = "$T/out" ] &&
+	[ "$(q '.run.mounts[] | select(.target == "/out") | "\(.kind) \(.rw) \(.size)"')" = "slot true 8388608" ] &&
+	[ "$(q '.run.mounts[] | select(.target == "/tmp") | "\(.kind) \(.size)"')" = "tmpfs 4194304" ]; then
+	pass root/outcomes-report-run-block
+else
+	fail root/outcomes-report-run-block "rc=$rc $(jq -c .run "$T/r.json" 2>/dev/null | head -c 600)"
+fi
+# argv is bounded: 300 arguments keep 256, and the report says it was cut
+rm -f "$T/r.json"
+timeout 60 "$WARD" --report "$T/r.json" --slot out="$T/out" "$T/p.wardb" -- \
+	/bin/true $(seq 300) >"$T/so" 2>"$T/se"
+if [ "$(q '.run.argv | length')" = 256 ] && [ "$(q .run.argv_truncated)" = true ]; then
+	pass root/outcomes-report-argv-bounded
+else
+	fail root/outcomes-report-argv-bounded "$(jq -c '{n: (.run.argv | length), t: .run.argv_truncated}' "$T/r.json" 2>/dev/null)"
+fi
