@@ -57,6 +57,11 @@ struct ward_report {
 	 * NULL: all three null. */
 	const struct ward_channel *channel;
 	const struct ward_workspace *ws; /* NULL: no workspace */
+	/* Admission and the steps' timings (facts.h). */
+	const struct ward_queue *queue; /* NULL: no ceiling applied */
+	const struct ward_timings *t;	/* NULL: no timings */
+	uint64_t exec_ns;		/* the target's mark, or 0 */
+	uint64_t done_ns;		/* when the report was made */
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);

@@ -19,6 +19,7 @@ static const char *const names[WARD_R_COUNT] = {
     [WARD_R_INTERRUPTED] = "interrupted",
     [WARD_R_EXEC_FAILED] = "exec_failed",
     [WARD_R_LAUNCHER_ERROR] = "launcher_error",
+    [WARD_R_QUEUE_TIMEOUT] = "queue_timeout",
 };
 
 const char *ward_reason_name(enum ward_reason r)

@@ -31,6 +31,7 @@ enum ward_reason {
 	WARD_R_INTERRUPTED,	  /* ward got SIGTERM, SIGINT or SIGHUP */
 	WARD_R_EXEC_FAILED,	  /* the program could not be run */
 	WARD_R_LAUNCHER_ERROR,	  /* ward refused or failed */
+	WARD_R_QUEUE_TIMEOUT,	  /* no sandbox slot in time: never started */
 	WARD_R_COUNT
 };
 #define WARD_R_BIT(r) (1u << (r))

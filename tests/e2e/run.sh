@@ -587,6 +587,11 @@ BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/privsep.sh" >"$T/p
 cat "$T/privsep.out"
 grep -q '^FAIL' "$T/privsep.out" && failures=$((failures + 1))
 
+# The host's ceiling on sandboxes and its queue (admission control).
+BUILD="$BUILD" WARD="$WARD" CC="$CC" sh "$top/tests/e2e/admission.sh" >"$T/admission.out" 2>&1
+cat "$T/admission.out"
+grep -q '^FAIL' "$T/admission.out" && failures=$((failures + 1))
+
 # A setuid ward refuses to run.
 cp "$WARD" "$T/bin/ward-suid" && chmod 4755 "$T/bin/ward-suid"
 rc=0

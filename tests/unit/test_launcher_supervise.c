@@ -142,6 +142,7 @@ static void report(void **state)
 	    "\"limits\": null, \"peaks\": null, \"oom\": null, "
 	    "\"pids_refused\": null, \"output\": null, \"denials\": "
 	    "{\"seccomp\": [], \"network\": null}, \"cleanup\": null, "
+	    "\"queue\": null, \"timings_us\": null, "
 	    "\"workspace\": null, \"files\": null, \"export\": null}\n");
 	fclose(f);
 }
