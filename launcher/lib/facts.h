@@ -91,6 +91,9 @@ struct ward_cgroup {
 	bool swap_by_host; /* swap 0 holds because the host has no swap */
 	struct ward_cg_applied applied[WARD_CG_MAXAPPLIED];
 	int napplied;
+	pid_t courier; /* ward's courier, 0: none yet. It is in ward's own
+			  cgroup too, and moves with ward (the rootless
+			  self-move into a leaf of a delegated cgroup) */
 };
 
 /* Peaks and counters, each with the file it came from. */

@@ -471,6 +471,8 @@ static int create(struct run *r, ward_err *err)
 	const struct ward_policy *p = &r->blob.policy;
 
 	clock_gettime(CLOCK_REALTIME, &r->facts.created);
+	/* Rootless in a delegated cgroup2, the courier moves with ward. */
+	r->cg.courier = r->courier;
 	if (r->cg.active) {
 		if (ward_cg_create(&r->cg, err) < 0 ||
 		    ward_cg_set_limits(&r->cg, &p->limits, "/proc/swaps", err) <
