@@ -197,6 +197,7 @@ int ward_courier_run(struct ward_courier *c)
 	signal(SIGPIPE, SIG_IGN);
 	if (c->ws)
 		ws = *c->ws;
+	c->ch.diff = c->report_fd >= 0;
 	if (c->will_run) {
 		if (ward_channel_snapshot(&c->ch, c->policy, c->slots,
 					  c->nslots, &err) < 0) {
