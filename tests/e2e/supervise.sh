@@ -352,7 +352,8 @@ bgpids="$bgpids $sup"
 i=0
 # (^: the target's own command line, not the supervisor's, which holds
 # the same words)
-while ! pgrep -f "^/probe/probe sleep 30 $marker-k" >/dev/null && [ $i -lt 50 ]; do
+# (up to 30 s: a start under qemu's TCG, tests/vm, takes seconds)
+while ! pgrep -f "^/probe/probe sleep 30 $marker-k" >/dev/null && [ $i -lt 300 ]; do
 	sleep 0.1
 	i=$((i + 1))
 done
@@ -368,7 +369,7 @@ for b in $BASES; do
 done
 launch "$T/wall.wardb" -- /bin/true
 after=$(for b in $BASES; do [ -d "$b" ] && ls "$b" | grep "^run-$sup-"; done | wc -l)
-if [ $i -lt 50 ] && ! pgrep -f "$marker-k" >/dev/null && [ -n "$left" ] &&
+if [ $i -lt 300 ] && ! pgrep -f "$marker-k" >/dev/null && [ -n "$left" ] &&
 	[ "$procs" = 0 ] && [ "$after" = 0 ] && [ "$rc" = 0 ]; then
 	pass root/supervisor-sigkill-leaves-nothing
 else

@@ -1,0 +1,66 @@
+#!/bin/sh
+# tests/vm/guest.sh BUILD: PID 1 of the VM of tests/vm/run.sh, on the
+# host's read-only root. Mounts what a system has, cgroup2 alone at
+# /sys/fs/cgroup (the kernel was booted with cgroup_no_v1=all), then runs
+# the cgroup parts of the suites; their PASS/FAIL/SKIP lines go to the
+# serial console, which the host reads. Ends with "VM-DONE" and a power
+# off (PID 1 must not exit: the kernel would panic).
+BUILD=$1
+top=$(cd "$(dirname "$0")/../.." && pwd)
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+
+# (/dev, /proc and /sys were moved here by the initramfs)
+[ -e /proc/self/mountinfo ] || mount -t proc proc /proc || echo "VM: no /proc"
+[ -d /sys/fs/cgroup ] || mount -t sysfs sysfs /sys || echo "VM: no /sys"
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts || echo "VM: no devpts"
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm || echo "VM: no /dev/shm"
+mount -t cgroup2 cgroup2 /sys/fs/cgroup || echo "VM: no cgroup2"
+hostname ward-vm
+ip link set lo up 2>/dev/null
+
+done_() {
+	echo "VM-DONE"
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 60
+}
+
+v1=$(grep -c ' cgroup ' /proc/mounts)
+echo "VM: kernel $(uname -r), cgroup2 controllers: $(cat /sys/fs/cgroup/cgroup.controllers), v1 hierarchies mounted: $v1"
+if [ "$v1" != 0 ] || ! grep -q cgroup_no_v1=all /proc/cmdline; then
+	echo "FAIL vm/pure-cgroup-v2: v1 hierarchies are mounted"
+	done_
+fi
+echo "PASS vm/pure-cgroup-v2"
+# The root gives every controller to its children, as systemd does.
+echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control
+
+cd "$top" || done_
+export BUILD WARD="$BUILD/ward" WARDC="$BUILD/wardc"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+# The suites (VM_SUITES of tests/vm/run.sh picks some, for a quick look).
+suites=${2:-supervise delegated admission}
+for s in $suites; do
+	t0=$(date +%s)
+	case $s in
+	supervise)
+		# Supervision with real cgroup2 limits: memory (OOM, the whole
+		# run killed), cpu, cputime, pids (a fork bomb), wall, output,
+		# a double-forked daemon, signals, the report, cleanup after
+		# many runs, the python profile, rootless refusals.
+		WARD_E2E_RUNS=${WARD_VM_RUNS:-50} sh tests/e2e/supervise.sh 2>&1 ;;
+	delegated)
+		# Rootless ward with limits under a delegated subtree.
+		sh tests/vm/delegated.sh 2>&1 ;;
+	admission)
+		# The ceiling on sandboxes at once, on this kernel.
+		sh tests/e2e/admission.sh 2>&1 ;;
+	*) echo "FAIL vm/suite-$s: no such suite" ;;
+	esac
+	echo "# $s: $(($(date +%s) - t0))s"
+done
+done_
