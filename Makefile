@@ -166,10 +166,10 @@ deps:
 $(GEN):
 	@mkdir -p $@
 
-$(PARSER_C) $(GEN)/parser.h: lang/parser.y | $(GEN)
+$(PARSER_C) $(GEN)/parser.h &: lang/parser.y | $(GEN)
 	$(BISON) -Wall -Werror --defines=$(GEN)/parser.h -o $(PARSER_C) $<
 
-$(LEXER_C) $(GEN)/lexer.h: lang/lexer.l $(GEN)/parser.h | $(GEN)
+$(LEXER_C) $(GEN)/lexer.h &: lang/lexer.l $(GEN)/parser.h | $(GEN)
 	$(FLEX) --header-file=$(GEN)/lexer.h -o $(LEXER_C) $<
 
 # Syscall names for the run report, from the kernel headers (the launcher

@@ -50,7 +50,9 @@ enum ward_blob_section {
 	WARD_SEC_EXPORT = 10,  /* export rules, when the policy has some
 				  (docs/spec.md part 6) */
 	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec.md part 5) */
-	WARD_SEC_KNOWN_MAX = 11
+	WARD_SEC_EXEC = 12,    /* what may run besides exec mounts' files,
+				  when the policy allows some (WARD_EXEC_*) */
+	WARD_SEC_KNOWN_MAX = 12
 };
 
 /* The network BPF section (type 11): sizes of its fixed parts, and bounds.
@@ -125,7 +127,11 @@ _Static_assert(WARD_LIM_MEMORY == 0 && WARD_LIM_SWAP == 1 &&
 		   WARD_LIM_STACK == 10 && WARD_LIM_MEMLOCK == 11 &&
 		   WARD_LIM_CORE == 12 && WARD_LIM_STDOUT == 13 &&
 		   WARD_LIM_STDERR == 14 && WARD_LIM_OUTPUT == 15 &&
-		   WARD_LIM_COUNT == 16,
+		   WARD_LIM_SIGPENDING == 16 && WARD_LIM_MSGQUEUE == 17 &&
+		   WARD_LIM_INOTIFY_INSTANCES == 18 &&
+		   WARD_LIM_INOTIFY_WATCHES == 19 &&
+		   WARD_LIM_FANOTIFY_GROUPS == 20 &&
+		   WARD_LIM_FANOTIFY_MARKS == 21 && WARD_LIM_COUNT == 22,
 	       "limit keys are format numbers");
 _Static_assert(WARD_ACT_ALLOW == 0 && WARD_ACT_LOG == 1 &&
 		   WARD_ACT_ERRNO == 2 && WARD_ACT_TRAP == 3 &&

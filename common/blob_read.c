@@ -39,6 +39,7 @@ static const char *const section_names[WARD_SEC_KNOWN_MAX + 1] = {
     [WARD_SEC_LIMITS] = "limits",   [WARD_SEC_NETWORK] = "network",
     [WARD_SEC_SECCOMP] = "seccomp", [WARD_SEC_RULES] = "rules",
     [WARD_SEC_EXPORT] = "export",   [WARD_SEC_NET_BPF] = "net-bpf",
+    [WARD_SEC_EXEC] = "exec",
 };
 
 static bool known_section(uint32_t type)
@@ -523,6 +524,12 @@ static const struct {
     [WARD_LIM_STDOUT] = {"stdout", 0, TIB},
     [WARD_LIM_STDERR] = {"stderr", 0, TIB},
     [WARD_LIM_OUTPUT] = {"output", 0, TIB},
+    [WARD_LIM_SIGPENDING] = {"sigpending", 0, 4194304},
+    [WARD_LIM_MSGQUEUE] = {"msgqueue", 0, GIB},
+    [WARD_LIM_INOTIFY_INSTANCES] = {"inotify-instances", 0, 65536},
+    [WARD_LIM_INOTIFY_WATCHES] = {"inotify-watches", 0, 16777216},
+    [WARD_LIM_FANOTIFY_GROUPS] = {"fanotify-groups", 0, 65536},
+    [WARD_LIM_FANOTIFY_MARKS] = {"fanotify-marks", 0, 16777216},
 };
 
 static int read_limits(struct cur *c, struct ward_limits *l)
@@ -1343,9 +1350,29 @@ static int read_frame(const uint8_t *buf, size_t len, uint32_t expected_arch,
 	for (uint32_t t = 1; t <= WARD_SEC_KNOWN_MAX; t++)
 		if (known_section(t) && t != WARD_SEC_RULES &&
 		    t != WARD_SEC_EXPORT && t != WARD_SEC_NET_BPF &&
-		    !(seen & (1u << t)))
+		    t != WARD_SEC_EXEC && !(seen & (1u << t)))
 			return bad(&h, "the %s section is missing",
 				   section_names[t]);
+	return 0;
+}
+
+/* exec (type 12): u32 flags, u32 reserved. Present only when a flag is
+ * set: one encoding per policy. */
+static int read_exec(struct cur *c, struct ward_policy *p)
+{
+	const uint8_t *r = rec(c, 8, 4, 4);
+	uint32_t flags;
+
+	if (!r)
+		return -1;
+	flags = ward_le32(r);
+	if (flags & ~(uint32_t)WARD_EXEC_MEMFD)
+		return bad(c, "unknown exec flags 0x%x",
+			   flags & ~(uint32_t)WARD_EXEC_MEMFD);
+	if (flags == 0)
+		return bad(c, "no exec flag set (the section is left out "
+			      "then)");
+	p->exec = flags;
 	return 0;
 }
 
@@ -1375,6 +1402,8 @@ static int read_section(struct cur *c, uint32_t type, struct ward_blob *b)
 		return read_export(c, p);
 	case WARD_SEC_NET_BPF:
 		return read_net_bpf(c, &p->net);
+	case WARD_SEC_EXEC:
+		return read_exec(c, p);
 	}
 	return 0; /* unknown and not critical: skipped */
 }

@@ -163,11 +163,12 @@ enum ward_stmt_kind {
 	/* Added after the others: the numbers of the kinds above are part of
 	 * the canonical serialisation (ast_canon.c), hence of every source
 	 * digest. */
-	WARD_S_EXPORT,	   /* export SLOT { ... }  name (the slot), body */
-	WARD_S_EXPORT_ITEM /* NAME v [, v...];     name, values */
+	WARD_S_EXPORT,	    /* export SLOT { ... }  name (the slot), body */
+	WARD_S_EXPORT_ITEM, /* NAME v [, v...];     name, values */
+	WARD_S_FS_MEMFD	    /* memfd exec|noexec;  opts (in fs { }) */
 };
 
-/* Mount options written after a bind, tmpfs or slot. */
+/* Mount options written after a bind, tmpfs or slot (and `memfd`). */
 enum {
 	WARD_OPT_RO = 1u << 0,
 	WARD_OPT_RW = 1u << 1,

@@ -338,6 +338,10 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		value(m, s->path, depth);
 		mode(m, s->mode, depth);
 		break;
+	case WARD_S_FS_MEMFD:
+		put(m, "memfd");
+		opts(m, s->opts);
+		break;
 	case WARD_S_NET_HOST:
 		put(m, "host ");
 		put(m, s->name);

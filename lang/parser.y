@@ -110,6 +110,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token RW "rw" EXEC "exec" NOEXEC "noexec" OPTIONAL "optional"
 %token TMPFS "tmpfs" SIZE_KW "size" MODE "mode" PROC "proc"
 %token DEV "dev" FILE_KW "file" SYMLINK "symlink" SLOT "slot" DIR "dir"
+%token MEMFD "memfd"
 %token NET "net" HOST "host" ALLOW "allow" TCP "tcp" UDP "udp" PORT "port"
 %token LIMITS "limits" SYSCALLS "syscalls" EXPORT "export"
 %token DEFAULT "default" IF "if"
@@ -448,6 +449,11 @@ fs_item:
 		NEED($$ = ward_new_stmt(p, WARD_S_FS_DIR, @$, @1));
 		$$->path = $2;
 		$$->mode = $3;
+	  }
+	| "memfd" mount_opts ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_FS_MEMFD, @$, @1));
+		$$->opts = $2;
+		$$->opts_loc = @2;
 	  }
 	| error ";"		{ $$ = NULL; yyerrok; }
 	| error RESYNC		{ $$ = NULL; }
@@ -798,6 +804,7 @@ name:
 	| "symlink"		{ $$ = "symlink"; }
 	| "slot"		{ $$ = "slot"; }
 	| "dir"			{ $$ = "dir"; }
+	| "memfd"		{ $$ = "memfd"; }
 	| "net"			{ $$ = "net"; }
 	| "host"		{ $$ = "host"; }
 	| "allow"		{ $$ = "allow"; }
@@ -1028,7 +1035,7 @@ static const char *expected_word(yysymbol_kind_t k)
 /* Tokens that expected together read as one thing. */
 struct family {
 	const char *phrase;
-	yysymbol_kind_t syms[8];
+	yysymbol_kind_t syms[9];
 	size_t n;
 };
 
@@ -1046,10 +1053,11 @@ static const struct family families[] = {
       YYSYMBOL_GROUP_KW, YYSYMBOL_IDENTITY, YYSYMBOL_ENV, YYSYMBOL_FS},
      8},
     {"an `fs` entry (`bind`, `tmpfs`, `proc`, `dev`, `file`, `symlink`, "
-     "`slot`, `dir`)",
+     "`slot`, `dir`, `memfd`)",
      {YYSYMBOL_BIND, YYSYMBOL_TMPFS, YYSYMBOL_PROC, YYSYMBOL_DEV,
-      YYSYMBOL_FILE_KW, YYSYMBOL_SYMLINK, YYSYMBOL_SLOT, YYSYMBOL_DIR},
-     8},
+      YYSYMBOL_FILE_KW, YYSYMBOL_SYMLINK, YYSYMBOL_SLOT, YYSYMBOL_DIR,
+      YYSYMBOL_MEMFD},
+     9},
     {"an identity item (`user`, `group`, `hostname`, `capabilities`, "
      "`workdir`)",
      {YYSYMBOL_USER, YYSYMBOL_GROUP_KW, YYSYMBOL_HOSTNAME,

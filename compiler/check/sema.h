@@ -36,6 +36,7 @@ struct ward_provenance {
 	struct ward_loc policy;		/* the `policy` statement */
 	struct ward_loc default_action; /* `syscalls default ...` */
 	struct ward_loc user, group, hostname, capabilities, workdir;
+	struct ward_loc memfd; /* `memfd exec|noexec;` in fs */
 	struct ward_loc *env;	 /* per policy.env[i] */
 	struct ward_loc *mounts; /* per policy.mounts[i] (the entry) */
 	struct ward_loc limits[WARD_LIM_COUNT];

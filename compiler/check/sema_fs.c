@@ -313,6 +313,32 @@ static void check_workdir(struct sema *s, struct ward_symtab *dsts)
 		       wd, wd);
 }
 
+/* `memfd exec;` or `memfd noexec;` (the default): may the sandbox execute
+ * a memfd, a file with no mount, which the noexec of the writable mounts
+ * does not reach (docs/spec.md 1.7.3). */
+static void memfd_entry(struct sema *s, const struct ward_stmt *st,
+			const struct ward_stmt **seen)
+{
+	unsigned o = st->opts;
+	bool ex = o & WARD_OPT_EXEC, nx = o & WARD_OPT_NOEXEC;
+
+	if (!sema_once(s, seen, st, "`memfd`"))
+		return;
+	s->where->memfd = st->kw_loc;
+	if ((o & ~(unsigned)(WARD_OPT_EXEC | WARD_OPT_NOEXEC)) || ex == nx) {
+		ward_diag(s->d, WARD_SEV_ERROR,
+			  st->opts ? st->opts_loc : st->kw_loc,
+			  "`memfd` takes one option: `exec` or `noexec`");
+		ward_diag_help(s->d, "`memfd noexec;` is the default; `memfd "
+				     "exec;` lets the sandbox run what it "
+				     "writes into a memfd (a JIT that needs "
+				     "it)");
+		return;
+	}
+	if (ex)
+		s->out->exec |= WARD_EXEC_MEMFD;
+}
+
 void sema_fs(struct sema *s)
 {
 	size_t n = s->fs_items.n;
@@ -325,7 +351,7 @@ void sema_fs(struct sema *s)
 	size_t o = 1;
 	struct ward_symtab dsts, slots;
 	uint64_t root_size = ROOT_BASE_SIZE, tmpfs_total = 0;
-	const struct ward_stmt *tmpfs_over = NULL;
+	const struct ward_stmt *tmpfs_over = NULL, *memfd = NULL;
 
 	if (n > MAX_FS_ENTRIES) {
 		ward_diag(s->d, WARD_SEV_ERROR, items[MAX_FS_ENTRIES]->kw_loc,
@@ -336,10 +362,15 @@ void sema_fs(struct sema *s)
 	ward_symtab_init(&dsts, s->pool);
 	ward_symtab_init(&slots, s->pool);
 
+	s->where->memfd = sema_noloc();
 	for (size_t i = 0; i < n; i++) {
 		struct fs_entry *e = &entries[good];
 		struct fs_entry *first;
 
+		if (items[i]->kind == WARD_S_FS_MEMFD) {
+			memfd_entry(s, items[i], &memfd);
+			continue;
+		}
 		memset(e, 0, sizeof(*e));
 		e->stmt = items[i];
 		if (!check_entry(s, e, &slots))

@@ -39,6 +39,16 @@ static const struct limit_def limits[] = {
     {"stdout", WARD_LIM_STDOUT, T_SIZE, 0, T, "0 and 1T"},
     {"stderr", WARD_LIM_STDERR, T_SIZE, 0, T, "0 and 1T"},
     {"output", WARD_LIM_OUTPUT, T_SIZE, 0, T, "0 and 1T"},
+    {"sigpending", WARD_LIM_SIGPENDING, T_INT, 0, 4194304, "0 and 4194304"},
+    {"msgqueue", WARD_LIM_MSGQUEUE, T_SIZE, 0, G, "0 and 1G"},
+    {"inotify-instances", WARD_LIM_INOTIFY_INSTANCES, T_INT, 0, 65536,
+     "0 and 65536"},
+    {"inotify-watches", WARD_LIM_INOTIFY_WATCHES, T_INT, 0, 16777216,
+     "0 and 16777216"},
+    {"fanotify-groups", WARD_LIM_FANOTIFY_GROUPS, T_INT, 0, 65536,
+     "0 and 65536"},
+    {"fanotify-marks", WARD_LIM_FANOTIFY_MARKS, T_INT, 0, 16777216,
+     "0 and 16777216"},
 };
 
 static const struct limit_def *find_limit(const char *name)
@@ -65,8 +75,10 @@ static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 		ward_diag_help(s->d,
 			       "the limits are memory, swap, cpu, pids, wall, "
 			       "grace, cputime, nofile, nproc, filesize, "
-			       "stack, memlock, core, stdout, stderr and "
-			       "output");
+			       "stack, memlock, core, stdout, stderr, "
+			       "output, sigpending, msgqueue, "
+			       "inotify-instances, inotify-watches, "
+			       "fanotify-groups and fanotify-marks");
 }
 
 static bool eval_limit(struct sema *s, const struct limit_def *def,

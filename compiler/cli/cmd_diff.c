@@ -176,6 +176,11 @@ static void diff_mounts(struct differ *d)
 	}
 	if (!order_same && d->changes.n == before)
 		change(d, "mounts", '~', "order", "A's order", "B's order");
+	bool xa = d->a->exec & WARD_EXEC_MEMFD,
+	     xb = d->b->exec & WARD_EXEC_MEMFD;
+	if (xa != xb)
+		change(d, "mounts", xb ? '+' : '-', "memfd",
+		       xa ? "exec" : "noexec", xb ? "exec" : "noexec");
 }
 
 static void diff_limits(struct differ *d)
@@ -183,7 +188,10 @@ static void diff_limits(struct differ *d)
 	struct ward_pool *p = d->pool;
 	const struct ward_limits *a = &d->a->limits, *b = &d->b->limits;
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
-		bool sa = ward_limit_is_set(a, k), sb = ward_limit_is_set(b, k);
+		/* A limit with a default is compared by what applies. */
+		uint64_t va = 0, vb = 0;
+		bool sa = ward_limit_effective(a, k, &va),
+		     sb = ward_limit_effective(b, k, &vb);
 		const char *name;
 		const char *ta;
 		const char *tb;
@@ -192,11 +200,11 @@ static void diff_limits(struct differ *d)
 		if (!sa && !sb)
 			continue;
 		name = describe_limit_name(k);
-		ta = sa ? describe_limit_value(p, k, a->value[k]) : "unlimited";
-		tb = sb ? describe_limit_value(p, k, b->value[k]) : "unlimited";
-		if (sa && sb && a->value[k] == b->value[k])
+		ta = sa ? describe_limit_value(p, k, va) : "unlimited";
+		tb = sb ? describe_limit_value(p, k, vb) : "unlimited";
+		if (sa && sb && va == vb)
 			continue;
-		wider = !sb ? 1 : !sa ? -1 : b->value[k] > a->value[k] ? 1 : -1;
+		wider = !sb ? 1 : !sa ? -1 : vb > va ? 1 : -1;
 		change(d, "limits", (char)sign_of(wider), name, ta, tb);
 	}
 }

@@ -11,6 +11,7 @@
 #include "describe.h"
 #include "doc.h"
 #include "explain_budget.h"
+#include "explain_hardening.h"
 #include "net_bpf_doc.h"
 #include "rules_meaning.h"
 #include "sha256.h"
@@ -85,7 +86,7 @@ static struct doc *limits_doc(struct explain *e)
 	    [WARD_LIM_FILESIZE] = "bytes", [WARD_LIM_STACK] = "bytes",
 	    [WARD_LIM_MEMLOCK] = "bytes",  [WARD_LIM_CORE] = "bytes",
 	    [WARD_LIM_STDOUT] = "bytes",   [WARD_LIM_STDERR] = "bytes",
-	    [WARD_LIM_OUTPUT] = "bytes",
+	    [WARD_LIM_OUTPUT] = "bytes",   [WARD_LIM_MSGQUEUE] = "bytes",
 	};
 	struct doc *m = doc_map(e->pool);
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
@@ -223,6 +224,7 @@ static struct doc *explain_doc(struct explain *e)
 	doc_add(d, "limits", limits_doc(e));
 	doc_add(d, "network", net_doc(e));
 	doc_add(d, "syscalls", syscalls_doc(e));
+	ward_hardening_doc(d, pl, p);
 	ward_budget_doc(d, pl, p, e->budget);
 	return d;
 }
@@ -369,6 +371,7 @@ static void explain_text(struct explain *e, FILE *out)
 		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf_doc.c */
 	}
 	text_syscalls(e, out);
+	ward_hardening_text(out, pl, p);
 	ward_budget_text(out, pl, p, e->budget);
 }
 

@@ -342,6 +342,17 @@ static void write_net_bpf(struct out *o, const struct ward_policy *p)
 	}
 }
 
+static bool has_exec(const struct ward_policy *p)
+{
+	return p->exec != 0;
+}
+
+static void write_exec(struct out *o, const struct ward_policy *p)
+{
+	put32(o, p->exec);
+	put32(o, 0);
+}
+
 static const struct {
 	uint32_t type;
 	bool critical;
@@ -358,6 +369,7 @@ static const struct {
     {WARD_SEC_RULES, false, write_rules, NULL},
     {WARD_SEC_EXPORT, true, write_export, has_export},
     {WARD_SEC_NET_BPF, true, write_net_bpf, has_net_bpf},
+    {WARD_SEC_EXEC, true, write_exec, has_exec},
 };
 
 int ward_blob_write_unchecked(const struct ward_policy *p, uint8_t **out,

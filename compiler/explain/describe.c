@@ -32,14 +32,28 @@ const char *describe_arch(uint32_t arch)
 }
 
 static const char *const limit_names[WARD_LIM_COUNT] = {
-    [WARD_LIM_MEMORY] = "memory",     [WARD_LIM_SWAP] = "swap",
-    [WARD_LIM_CPU] = "cpu",	      [WARD_LIM_PIDS] = "pids",
-    [WARD_LIM_WALL] = "wall",	      [WARD_LIM_GRACE] = "grace",
-    [WARD_LIM_CPUTIME] = "cputime",   [WARD_LIM_NOFILE] = "nofile",
-    [WARD_LIM_FILESIZE] = "filesize", [WARD_LIM_NPROC] = "nproc",
-    [WARD_LIM_STACK] = "stack",	      [WARD_LIM_MEMLOCK] = "memlock",
-    [WARD_LIM_CORE] = "core",	      [WARD_LIM_STDOUT] = "stdout",
-    [WARD_LIM_STDERR] = "stderr",     [WARD_LIM_OUTPUT] = "output",
+    [WARD_LIM_MEMORY] = "memory",
+    [WARD_LIM_SWAP] = "swap",
+    [WARD_LIM_CPU] = "cpu",
+    [WARD_LIM_PIDS] = "pids",
+    [WARD_LIM_WALL] = "wall",
+    [WARD_LIM_GRACE] = "grace",
+    [WARD_LIM_CPUTIME] = "cputime",
+    [WARD_LIM_NOFILE] = "nofile",
+    [WARD_LIM_FILESIZE] = "filesize",
+    [WARD_LIM_NPROC] = "nproc",
+    [WARD_LIM_STACK] = "stack",
+    [WARD_LIM_MEMLOCK] = "memlock",
+    [WARD_LIM_CORE] = "core",
+    [WARD_LIM_STDOUT] = "stdout",
+    [WARD_LIM_STDERR] = "stderr",
+    [WARD_LIM_OUTPUT] = "output",
+    [WARD_LIM_SIGPENDING] = "sigpending",
+    [WARD_LIM_MSGQUEUE] = "msgqueue",
+    [WARD_LIM_INOTIFY_INSTANCES] = "inotify-instances",
+    [WARD_LIM_INOTIFY_WATCHES] = "inotify-watches",
+    [WARD_LIM_FANOTIFY_GROUPS] = "fanotify-groups",
+    [WARD_LIM_FANOTIFY_MARKS] = "fanotify-marks",
 };
 
 const char *describe_limit_name(enum ward_limit k)
@@ -60,6 +74,11 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 	case WARD_LIM_PIDS:
 	case WARD_LIM_NOFILE:
 	case WARD_LIM_NPROC:
+	case WARD_LIM_SIGPENDING:
+	case WARD_LIM_INOTIFY_INSTANCES:
+	case WARD_LIM_INOTIFY_WATCHES:
+	case WARD_LIM_FANOTIFY_GROUPS:
+	case WARD_LIM_FANOTIFY_MARKS:
 		return ward_pool_printf(p, "%llu", (unsigned long long)v);
 	default:
 		return ward_size_str(p, v);

@@ -145,6 +145,15 @@ void lint_fs_write_exec(struct lint_ctx *c, const struct lint_rule *r)
 	}
 }
 
+void lint_fs_memfd_exec(struct lint_ctx *c, const struct lint_rule *r)
+{
+	if (!(c->p->exec & WARD_EXEC_MEMFD))
+		return;
+	lint_add(c, r, c->w->memfd, "memfd",
+		 "`memfd exec`: the sandbox may execute memfds, files it "
+		 "writes in memory that no noexec mount covers");
+}
+
 void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct ward_limits *l = &c->p->limits;

@@ -173,6 +173,30 @@ const struct lint_rule lint_rules[] = {
 	       "left for the program itself",
 	.run = lint_fs_tmpfs_memory,
     },
+    {
+	.id = "W106",
+	.name = "memfd-exec",
+	.severity = SEV_W,
+	.weight = 60,
+	.check = "write-exec",
+	.area = "filesystem",
+	.security_severity = "5.0",
+	.summary = "the sandbox may execute memfds",
+	.explanation =
+	    "A memfd (memfd_create) is a file in memory, on no mount: the "
+	    "noexec of the writable mounts does not reach it, and "
+	    "execveat(fd, \"\", AT_EMPTY_PATH) runs whatever the sandbox "
+	    "wrote into it, a downloaded or generated binary included. By "
+	    "default the launcher makes memfds non-executable "
+	    "(vm.memfd_noexec = 2 in the sandbox's pid namespace, or a "
+	    "seccomp filter where it cannot). `memfd exec` gives that up; "
+	    "it is the same exposure as a writable, executable mount, and "
+	    "is scored as one.",
+	.fix = "leave memfds non-executable (remove `memfd exec`); a JIT "
+	       "that maps code from a memfd (mmap with PROT_EXEC) does not "
+	       "need it, only one that execs the file does",
+	.run = lint_fs_memfd_exec,
+    },
 
     /* --------------------------------------------------------- syscalls */
     {

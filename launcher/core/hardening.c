@@ -131,6 +131,8 @@ static const struct {
     {WARD_LIM_MEMLOCK, RLIMIT_MEMLOCK, "memlock"},
     {WARD_LIM_CORE, RLIMIT_CORE, "core"},
     {WARD_LIM_CPUTIME, RLIMIT_CPU, "cputime"},
+    {WARD_LIM_SIGPENDING, RLIMIT_SIGPENDING, "sigpending"},
+    {WARD_LIM_MSGQUEUE, RLIMIT_MSGQUEUE, "msgqueue"},
 };
 
 int ward_set_rlimits(const struct ward_limits *l, ward_err *err)
@@ -139,14 +141,16 @@ int ward_set_rlimits(const struct ward_limits *l, ward_err *err)
 		struct rlimit rl;
 		uint64_t v;
 
-		if (ward_limit_is_set(l, rlimits[i].k))
-			v = l->value[rlimits[i].k];
-		else if (rlimits[i].k == WARD_LIM_CORE)
-			v = 0;
-		else
+		if (!ward_limit_effective(l, rlimits[i].k, &v))
 			continue;
 		if (rlimits[i].k == WARD_LIM_CPUTIME)
 			v = v / 1000 + (v % 1000 != 0); /* ms, rounded up */
+		/* A default never fails a run: it is lowered to the
+		 * caller's hard limit (lowering is always allowed). A limit
+		 * the policy wrote is applied as written, or refused. */
+		if (!ward_limit_is_set(l, rlimits[i].k) &&
+		    getrlimit(rlimits[i].res, &rl) == 0 && rl.rlim_max < v)
+			v = rl.rlim_max;
 		rl.rlim_cur = rl.rlim_max = v;
 		if (setrlimit(rlimits[i].res, &rl) < 0)
 			return ward_fail(err, errno,
@@ -189,6 +193,108 @@ int ward_forbid_userns(const char *procsys, ward_err *err)
 	if (write(fd, "0", 1) != 1)
 		return ward_fail(err, errno, "write %s", path);
 	return 0;
+}
+
+/* One limit of the sandbox's user namespace: opened now, checked to be
+ * procfs (CVE-2019-16884), written by ward_userns_limits_apply. ENOENT is
+ * returned as -ENOENT: the caller decides what a missing one means. */
+static int open_sysctl(struct ward_userns_limits *u, const char *procsys,
+		       const char *name, uint64_t value, ward_err *err)
+{
+	char path[256];
+	struct statfs sfs;
+	_cleanup_close_ int fd = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", procsys, name);
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		int e = errno;
+
+		ward_fail(err, e, "open %s", path);
+		return e == ENOENT ? -ENOENT : -1;
+	}
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
+		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (u->n >= ARRAY_LEN(u->fd))
+		return ward_fail(err, 0, "%s: too many limits", path);
+	u->name[u->n] = name;
+	u->value[u->n] = value;
+	u->fd[u->n++] = steal_fd(&fd);
+	return 0;
+}
+
+int ward_userns_limits_open(struct ward_userns_limits *u, const char *procsys,
+			    const struct ward_limits *l, ward_err *err)
+{
+	/* Namespaces: none at all below the sandbox's own. A process
+	 * inside needs CAP_SYS_ADMIN in its namespace to make one, which
+	 * no stdlib profile keeps, and user namespaces (the way to get it)
+	 * are 0 already; this makes the kernel's count say so as well. The
+	 * count is checked when a namespace is made, so init's own are not
+	 * affected; but fsmount and open_tree make anonymous mount
+	 * namespaces, which it counts too: hence written only once the
+	 * mount table is built. A kernel without a kind (time namespaces
+	 * before 5.6) has no file, and no such namespace to make. */
+	static const char *const ns[] = {
+	    "user/max_mnt_namespaces",	"user/max_net_namespaces",
+	    "user/max_ipc_namespaces",	"user/max_pid_namespaces",
+	    "user/max_uts_namespaces",	"user/max_cgroup_namespaces",
+	    "user/max_time_namespaces",
+	};
+	/* Charged up the chain of user namespaces (ucounts): the sandbox's
+	 * count bounds what it takes from its host user's (root's, in root
+	 * mode, since root made the namespace). A kernel without the file
+	 * cannot bound it: refuse (fail closed). */
+	static const struct {
+		enum ward_limit k;
+		const char *name;
+	} counters[] = {
+	    {WARD_LIM_INOTIFY_INSTANCES, "user/max_inotify_instances"},
+	    {WARD_LIM_INOTIFY_WATCHES, "user/max_inotify_watches"},
+	    {WARD_LIM_FANOTIFY_GROUPS, "user/max_fanotify_groups"},
+	    {WARD_LIM_FANOTIFY_MARKS, "user/max_fanotify_marks"},
+	};
+
+	*u = (struct ward_userns_limits){0};
+	for (size_t i = 0; i < ARRAY_LEN(ns); i++)
+		if (open_sysctl(u, procsys, ns[i], 0, err) == -1)
+			return -1;
+	for (size_t i = 0; i < ARRAY_LEN(counters); i++) {
+		uint64_t v;
+		int rc;
+
+		if (!ward_limit_effective(l, counters[i].k, &v))
+			continue;
+		rc = open_sysctl(u, procsys, counters[i].name, v, err);
+		if (rc == -ENOENT)
+			return ward_fail(
+			    err, 0,
+			    "this kernel has no per-user-namespace "
+			    "%s (Linux 5.13 and later have it): "
+			    "the run could not be bounded",
+			    counters[i].name);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int ward_userns_limits_apply(struct ward_userns_limits *u, ward_err *err)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < u->n; i++) {
+		char buf[24];
+		int n = snprintf(buf, sizeof(buf), "%llu",
+				 (unsigned long long)u->value[i]);
+
+		if (rc == 0 && write(u->fd[i], buf, (size_t)n) != n)
+			rc = ward_fail(err, errno, "write /proc/sys/%s %s",
+				       u->name[i], buf);
+		close(u->fd[i]);
+	}
+	u->n = 0;
+	return rc;
 }
 
 int ward_install_seccomp(const struct ward_seccomp *sc, int *listener,

@@ -30,8 +30,26 @@ int ward_close_fds_except(const int *keep, size_t n, ward_err *err);
 /* Default disposition for every signal, empty signal mask. */
 void ward_reset_signals(void);
 
-/* The policy's rlimits (soft = hard), RLIMIT_CORE 0 unless set. */
+/* The policy's rlimits (soft = hard), and the defaults of those that have
+ * one (ward_limit_default: core, memlock, sigpending, msgqueue), each
+ * default lowered to the caller's hard limit if that is below it. */
 int ward_set_rlimits(const struct ward_limits *l, ward_err *err);
+
+/* The limits of the current user namespace: no new namespace of any kind
+ * below it (user.max_*_namespaces = 0), and the inotify and fanotify counts
+ * of the policy or their defaults. Opened while procsys ("/proc/sys", the
+ * host's) is visible, written later (after the mount table: fsmount and
+ * open_tree count as mount namespaces); both need CAP_SYS_RESOURCE in the
+ * namespace. apply closes the descriptors. */
+struct ward_userns_limits {
+	int fd[11];
+	const char *name[11];
+	uint64_t value[11];
+	size_t n;
+};
+int ward_userns_limits_open(struct ward_userns_limits *u, const char *procsys,
+			    const struct ward_limits *l, ward_err *err);
+int ward_userns_limits_apply(struct ward_userns_limits *u, ward_err *err);
 
 /* Bring up "lo" in the current network namespace. */
 int ward_loopback_up(ward_err *err);

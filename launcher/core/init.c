@@ -14,15 +14,18 @@
  * every exit is _exit(), so no atexit handler (nor a sanitizer's leak
  * check) runs in the sandbox.
  */
+#include "cmdline.h"
 #include "exec.h"
 #include "exitcode.h"
 #include "fdpass.h"
 #include "hardening.h"
 #include "launch.h"
+#include "memfd.h"
 #include "mounts.h"
 #include "net.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <sched.h>
@@ -31,6 +34,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 void ward_msg_send(int fd, uint32_t kind, int32_t code, const char *text)
@@ -102,6 +106,57 @@ static int setup_stdio(const struct ward_launch *l, ward_err *err)
 	return 0;
 }
 
+/* The backstop (docs/spec.md 3.4): a timer of init's own, at wall + grace
+ * + WARD_BACKSTOP_MARGIN_MS from its release, when the supervisor's wall
+ * timer started. The supervisor ends every run long before it fires;
+ * it is for a supervisor that cannot act any more (stopped by SIGSTOP,
+ * stuck, starved): init's exit then ends the sandbox all the same, since
+ * the kernel kills every process of the pid namespace with its init. Seed
+ * 004: two layers of insurance, the second independent of the first.
+ * SIGALRM is blocked until the reaping loop takes it with sigwaitinfo (as
+ * PID 1, init would ignore it anyway: it has no handler). */
+static void arm_backstop(const struct ward_limits *lim)
+{
+	uint64_t ms = lim->value[WARD_LIM_WALL] + WARD_BACKSTOP_MARGIN_MS;
+	struct itimerval it = {0};
+	sigset_t alrm;
+
+	if (!ward_limit_is_set(lim, WARD_LIM_WALL))
+		return;
+	if (ward_limit_is_set(lim, WARD_LIM_GRACE))
+		ms += lim->value[WARD_LIM_GRACE];
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_BLOCK, &alrm, NULL);
+	it.it_value.tv_sec = (time_t)(ms / 1000);
+	it.it_value.tv_usec = (suseconds_t)(ms % 1000) * 1000;
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+/* The backstop fired: say so without waiting for a supervisor that may be
+ * stopped (the pipe has room for it, and O_NONBLOCK makes sure), then go,
+ * and the namespace with init. */
+static _Noreturn void backstop(const struct ward_launch *l)
+{
+	const struct ward_limits *lim = &l->policy->limits;
+	uint64_t ms =
+	    lim->value[WARD_LIM_WALL] + WARD_BACKSTOP_MARGIN_MS +
+	    (ward_limit_is_set(lim, WARD_LIM_GRACE) ? lim->value[WARD_LIM_GRACE]
+						    : 0);
+	int fl = fcntl(l->msg_wr, F_GETFL);
+
+	if (fl >= 0)
+		fcntl(l->msg_wr, F_SETFL, fl | O_NONBLOCK);
+	ward_msg_send(l->msg_wr, WARD_MSG_BACKSTOP,
+		      ms > INT32_MAX ? INT32_MAX : (int32_t)ms, NULL);
+	_exit(WARD_EXIT_SIGNAL_BASE + SIGKILL);
+}
+
+/* Set by init's setup, read by the target (which runs in init's memory):
+ * the seccomp guard it adds when memfds could not be made non-executable
+ * by the kernel's own setting (memfd.c). */
+static int memfd_guard;
+
 static void mounts_freep(struct ward_mounts **m)
 {
 	ward_mounts_free(*m);
@@ -115,6 +170,7 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	const char *host =
 	    p->identity.hostname[0] ? p->identity.hostname : "ward";
 	__attribute__((cleanup(mounts_freep))) struct ward_mounts *mnts = NULL;
+	struct ward_userns_limits nslim = {0};
 
 	if (tie_to_supervisor(l, err) < 0 || setup_stdio(l, err) < 0 ||
 	    ward_close_fds_except(keep, ARRAY_LEN(keep), err) < 0)
@@ -126,7 +182,12 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	 * capabilities in the new user namespace are there from the start. */
 	if (ward_forbid_userns("/proc/sys", err) < 0)
 		return -1;
+	/* Before the credentials change: the setting is host root's. */
+	memfd_guard = ward_memfd_noexec("/proc/sys", p->exec, err);
+	if (memfd_guard < 0)
+		return -1;
 	wait_for_maps(l);
+	arm_backstop(&p->limits);
 	/* Sources are opened with the caller's rights (in root mode, host
 	 * root's), before any mount changes what a path means -- and after
 	 * the maps: until they exist no host uid is mapped, so capabilities
@@ -141,6 +202,10 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	 * /proc/self/cgroup names no host path. */
 	if (unshare(CLONE_NEWCGROUP) < 0)
 		return ward_fail(err, errno, "unshare CLONE_NEWCGROUP");
+	/* While the host's /proc is there; written once the mount table is
+	 * built (hardening.h). */
+	if (ward_userns_limits_open(&nslim, "/proc/sys", &p->limits, err) < 0)
+		return -1;
 	/* Only now: the supervisor could not have written the maps of a
 	 * non-dumpable process (its /proc files belong to root). */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
@@ -149,7 +214,8 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	 * its capabilities in the new user namespace through this change
 	 * (the namespace's uid 0 is not the caller's). */
 	if (ward_set_identity(&p->identity, err) < 0 ||
-	    ward_mounts_build(mnts, err) < 0)
+	    ward_mounts_build(mnts, err) < 0 ||
+	    ward_userns_limits_apply(&nslim, err) < 0)
 		return -1;
 	if (sethostname(host, strlen(host)) < 0)
 		return ward_fail(err, errno, "sethostname %s", host);
@@ -207,7 +273,8 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	if (ward_find_program(l->argv[0], ward_env_get(l->envp, "PATH"), path,
 			      sizeof(path), &err) < 0)
 		exec_failed(l, &err);
-	if (ward_set_rlimits(&p->limits, &err) < 0)
+	if (ward_set_rlimits(&p->limits, &err) < 0 ||
+	    ward_memfd_guard_install(memfd_guard, &err) < 0)
 		fail(l, &err);
 	umask(l->umask);
 	ward_measure_self(&id);
@@ -252,6 +319,8 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 
 		if (sigwaitinfo(set, &si) < 0)
 			continue;
+		if (si.si_signo == SIGALRM)
+			backstop(l);
 		/* The whole group, not the target alone: its children and
 		 * their orphans get the same chance to end cleanly (kill -1
 		 * from PID 1 reaches every other process of the pid
@@ -315,13 +384,18 @@ static void pass_listener(const struct ward_launch *l)
 	close(l->notify_wr);
 }
 
-_Noreturn void ward_init_main(const struct ward_launch *l)
+_Noreturn void ward_init_main(const struct ward_launch *given)
 {
+	struct ward_launch own = *given;
+	const struct ward_launch *l = &own;
 	ward_err err = {0};
 	sigset_t set;
 	pid_t target;
 
-	if (setup(l, &err) < 0)
+	/* First of all, before the sandbox can read /proc/1/cmdline: init
+	 * keeps copies of what it needs from ward's command line and
+	 * forgets the rest (cmdline.c). */
+	if (ward_forget_cmdline(&own, "/proc", &err) < 0 || setup(l, &err) < 0)
 		fail(l, &err);
 	/* Blocked before the fork, so no signal is lost in between; the
 	 * target unblocks them. */
@@ -330,6 +404,7 @@ _Noreturn void ward_init_main(const struct ward_launch *l)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGALRM); /* the backstop */
 	sigprocmask(SIG_BLOCK, &set, NULL);
 	target = spawn_target(l);
 	if (target < 0) {

@@ -52,13 +52,17 @@ struct ward_launch {
 };
 
 /* Messages from inside to the supervisor, one write(2) each (smaller than
- * PIPE_BUF, so never interleaved). */
+ * PIPE_BUF, so never interleaved). WARD_MSG_BACKSTOP: init's own timer
+ * fired (wall + grace + WARD_BACKSTOP_MARGIN_MS, so the supervisor's timers
+ * did not end the run: it is stopped or stuck); init exits right after,
+ * which ends the whole pid namespace. */
 enum ward_msg_kind {
 	WARD_MSG_SETUP_FAILED = 1,  /* code: errno; text: what failed */
 	WARD_MSG_EXEC_FAILED = 2,   /* code: errno of the program lookup or
 				       execve; text: the program */
 	WARD_MSG_TARGET_STATUS = 3, /* code: the target's wait status */
-	WARD_MSG_IDENTITY = 4	    /* text: struct ward_measured */
+	WARD_MSG_IDENTITY = 4,	    /* text: struct ward_measured */
+	WARD_MSG_BACKSTOP = 5	    /* code: the timer's delay in ms */
 };
 
 struct ward_msg {

@@ -22,6 +22,7 @@
 #include "mounts.h"
 
 #include "blob.h"
+#include "mount_hide.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ struct ward_mounts {
 	size_t nown, maxown;
 	int *late_ro; /* /dev mounts, made read-only with the root */
 	size_t nlate;
+	int scratch; /* the masks' tmpfs (mount_hide.c), made when needed */
 	ward_err *err;
 };
 
@@ -275,6 +277,31 @@ static int mountpoint(struct ward_mounts *c, const char *dst, bool dir)
 	return fd;
 }
 
+static int scratch(struct ward_mounts *c)
+{
+	if (c->scratch < 0)
+		c->scratch = ward_hide_scratch(c->err);
+	return c->scratch;
+}
+
+/* A read-only directory slot is an overlay of itself, so that mountinfo
+ * does not name its host path (mount_hide.c); where the kernel cannot
+ * (before 6.7), a bind, which does. */
+static int slot_tree(struct ward_mounts *c, uint32_t i,
+		     const struct ward_mount *m)
+{
+	int t;
+
+	if (m->kind != WARD_MNT_SLOT || !c->src_dir[i] ||
+	    (m->flags & WARD_MNT_F_RW))
+		return -2;
+	if (scratch(c) < 0)
+		return -1;
+	t = ward_hide_slot(c->src[i], c->scratch, attrs_of(m->flags), m->dst,
+			   c->err);
+	return t;
+}
+
 static int do_bind(struct ward_mounts *c, uint32_t i,
 		   const struct ward_mount *m)
 {
@@ -285,7 +312,10 @@ static int do_bind(struct ward_mounts *c, uint32_t i,
 	dst = mountpoint(c, m->dst, c->src_dir[i]);
 	if (dst < 0)
 		return -1;
-	t = bind_tree(c, c->src[i], attrs_of(m->flags), AT_RECURSIVE, m->dst);
+	t = slot_tree(c, i, m);
+	if (t == -2)
+		t = bind_tree(c, c->src[i], attrs_of(m->flags), AT_RECURSIVE,
+			      m->dst);
 	if (t < 0)
 		return -1;
 	return attach(c, t, dst, m->dst);
@@ -311,9 +341,12 @@ static int do_proc(struct ward_mounts *c, const struct ward_mount *m)
 	if (dst < 0)
 		return -1;
 	mnt = fs_new(c, "proc", NULL, ATTR_ALWAYS | MOUNT_ATTR_NOEXEC, m->dst);
-	if (mnt < 0)
+	if (mnt < 0 || attach(c, mnt, dst, m->dst) < 0)
 		return -1;
-	return attach(c, mnt, dst, m->dst);
+	/* Once attached: the masks are mounts on it (mount_hide.c). */
+	if (scratch(c) < 0)
+		return -1;
+	return ward_proc_mask(mnt, c->scratch, m->dst, c->err);
 }
 
 /* A mount of a new file system at name in dirfd (created there). */
@@ -607,6 +640,8 @@ void ward_mounts_free(struct ward_mounts *c)
 			close(c->dev[i]);
 	if (c->rootfd >= 0)
 		close(c->rootfd);
+	if (c->scratch >= 0)
+		close(c->scratch);
 	for (size_t i = 0; i < c->nlate; i++)
 		close(c->late_ro[i]);
 	free(c->late_ro);
@@ -627,6 +662,7 @@ struct ward_mounts *ward_mounts_open(const struct ward_launch *l, ward_err *err)
 	    .l = l,
 	    .p = p,
 	    .rootfd = -1,
+	    .scratch = -1,
 	    .dev = {-1, -1, -1, -1, -1, -1},
 	    .maxown = 3 * (size_t)p->nmounts + 2,
 	    .err = err,

@@ -5,6 +5,7 @@
 #include "workspace.h"
 
 #include "fsutil.h"
+#include "treecopy.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -241,167 +242,29 @@ int ward_workspace_slot(struct ward_workspace *ws, const char *name,
 
 /* --------------------------------------------------------------- copy in */
 
-struct copy {
-	struct ward_workspace *ws;
-	bool writable;
-	struct ward_copy_stats *st;
-	const char *src; /* for messages */
-	ward_err *err;
-};
-
-static mode_t file_mode(mode_t m)
-{
-	return (m & 0111) ? 0755 : 0644;
-}
-
-/* Everything in the workspace belongs to the sandbox's host ids, so that
- * the unprivileged courier can remove it (a read-only slot stays read-only
- * for the sandbox: it is mounted so). */
-static int own(struct copy *c, int dirfd, const char *name)
-{
-	if (geteuid() != 0)
-		return 0;
-	return fchownat(dirfd, name, c->ws->uid, c->ws->gid,
-			AT_SYMLINK_NOFOLLOW);
-}
-
-static int copy_file(struct copy *c, int sfd, int dfd, const char *name,
-		     const struct stat *st)
-{
-	_cleanup_close_ int in = -1, out = -1;
-	static uint8_t buf[65536];
-	struct stat now;
-	ssize_t n;
-
-	in = ward_open_beneath(sfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
-	if (in < 0 || fstat(in, &now) < 0)
-		return ward_fail(c->err, errno, "--input %s: open %s", c->src,
-				 name);
-	if (!S_ISREG(now.st_mode) || now.st_ino != st->st_ino ||
-	    now.st_dev != st->st_dev)
-		return ward_fail(c->err, 0,
-				 "--input %s: %s changed while it "
-				 "was copied",
-				 c->src, name);
-	out =
-	    openat(dfd, name,
-		   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0)
-		return ward_fail(c->err, errno, "--input %s: create %s", c->src,
-				 name);
-	while ((n = read(in, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return ward_fail(c->err, errno, "--input %s: read %s",
-					 c->src, name);
-		for (ssize_t o = 0; o < n;) {
-			ssize_t w = write(out, buf + o, (size_t)(n - o));
-			if (w < 0 && errno != EINTR)
-				return ward_fail(c->err, errno,
-						 "--input %s: write %s", c->src,
-						 name);
-			o += w > 0 ? w : 0;
-		}
-		c->st->bytes += (uint64_t)n;
-	}
-	if (fchmod(out, file_mode(now.st_mode)) < 0 || own(c, dfd, name) < 0)
-		return ward_fail(c->err, errno, "--input %s: mode of %s",
-				 c->src, name);
-	c->st->files++;
-	return 0;
-}
-
-static int copy_tree(struct copy *c, int sfd, int dfd, unsigned depth);
-
-static int copy_entry(struct copy *c, int sfd, int dfd, const char *name,
-		      unsigned depth)
-{
-	struct stat st;
-	char target[PATH_MAX];
-	ssize_t n;
-
-	if (fstatat(sfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return ward_fail(c->err, errno, "--input %s: stat %s", c->src,
-				 name);
-	switch (st.st_mode & S_IFMT) {
-	case S_IFREG:
-		return copy_file(c, sfd, dfd, name, &st);
-	case S_IFLNK:
-		n = readlinkat(sfd, name, target, sizeof(target) - 1);
-		if (n < 0)
-			return ward_fail(c->err, errno,
-					 "--input %s: read "
-					 "the link %s",
-					 c->src, name);
-		target[n] = '\0';
-		/* Inside the sandbox a link resolves in its own root. */
-		if (symlinkat(target, dfd, name) < 0 || own(c, dfd, name) < 0)
-			return ward_fail(c->err, errno,
-					 "--input %s: copy the link %s", c->src,
-					 name);
-		c->st->links++;
-		return 0;
-	case S_IFDIR: {
-		_cleanup_close_ int s2 = -1, d2 = -1;
-		if (depth + 1 > WARD_WS_COPY_DEPTH)
-			return ward_fail(c->err, 0,
-					 "--input %s: more than %d levels of "
-					 "directories",
-					 c->src, WARD_WS_COPY_DEPTH);
-		s2 = ward_open_beneath(sfd, name, O_RDONLY | O_DIRECTORY, 0);
-		if (s2 < 0 || mkdirat(dfd, name, 0700) < 0 ||
-		    (d2 = ward_open_beneath(dfd, name, O_RDONLY | O_DIRECTORY,
-					    0)) < 0)
-			return ward_fail(c->err, errno, "--input %s: copy %s",
-					 c->src, name);
-		if (copy_tree(c, s2, d2, depth + 1) < 0)
-			return -1;
-		if (fchmod(d2, 0755) < 0 || own(c, dfd, name) < 0)
-			return ward_fail(c->err, errno,
-					 "--input %s: mode of %s", c->src,
-					 name);
-		c->st->dirs++;
-		return 0;
-	}
-	}
-	return ward_fail(c->err, 0,
-			 "--input %s: %s is a FIFO, a socket or a device: "
-			 "only files, directories and symlinks are copied",
-			 c->src, name);
-}
-
-static int copy_tree(struct copy *c, int sfd, int dfd, unsigned depth)
-{
-	int dup_fd = dup(sfd);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
-	struct dirent *e;
-	int rc = 0;
-
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
-		return ward_fail(c->err, errno, "--input %s: read", c->src);
-	}
-	rewinddir(d);
-	while (rc == 0 && (errno = 0, e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-			rc = copy_entry(c, sfd, dfd, e->d_name, depth);
-	if (rc == 0 && errno)
-		rc = ward_fail(c->err, errno, "--input %s: read", c->src);
-	closedir(d);
-	return rc;
-}
-
 int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 			   bool writable, const char *src,
 			   struct ward_copy_stats *st, ward_err *err)
 {
 	struct ward_copy_stats dummy = {0};
-	struct copy c = {ws, writable, st ? st : &dummy, src, err};
+	char what[PATH_MAX + 16];
+	/* A snapshot in normalised modes, every entry the sandbox's ids'
+	 * (the unprivileged courier removes it; a read-only slot stays
+	 * read-only for the sandbox: it is mounted so). */
+	struct ward_treecopy o = {
+	    .what = what,
+	    .chown = geteuid() == 0,
+	    .uid = ws->uid,
+	    .gid = ws->gid,
+	    .max_depth = WARD_WS_COPY_DEPTH,
+	    .st = st ? st : &dummy,
+	    .err = err,
+	};
 	_cleanup_close_ int in = -1, slot = -1;
 	struct stat sb;
 
+	(void)writable;
+	snprintf(what, sizeof(what), "--input %s", src);
 	/* O_NONBLOCK: a FIFO given as the input must not block ward. */
 	in = open(src,
 		  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -414,7 +277,7 @@ int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 		return ward_fail(err, errno, "--input %s: the slot directory",
 				 name);
 	if (S_ISDIR(sb.st_mode))
-		return copy_tree(&c, in, slot, 0);
+		return ward_tree_copy(&o, in, slot);
 	if (S_ISREG(sb.st_mode)) {
 		/* A file is copied under its own name, through its
 		 * directory, opened again beneath nothing but itself. */
@@ -432,7 +295,7 @@ int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
 		if (dfd < 0)
 			return ward_fail(err, errno, "--input %s=%s", name,
 					 src);
-		return copy_file(&c, dfd, slot, base, &sb);
+		return ward_tree_copy_entry(&o, dfd, slot, base, 0);
 	}
 	return ward_fail(err, 0,
 			 "--input %s=%s: not a file or a directory (a FIFO, a "

@@ -34,6 +34,7 @@
 #define WARD_WORKSPACE_H
 
 #include "facts.h"
+#include "treecopy.h"
 #include "util.h"
 
 #include <limits.h>
@@ -92,10 +93,6 @@ size_t ward_workspace_stale(int base_fd, struct ward_stale_ws *out, size_t max);
  * path. writable: 0700 and owned by the sandbox's ids; else 0755, ours. */
 int ward_workspace_slot(struct ward_workspace *ws, const char *name,
 			bool writable, char *path, size_t len, ward_err *err);
-
-struct ward_copy_stats {
-	uint64_t files, dirs, links, bytes;
-};
 
 /*
  * --input NAME=SRC: copy the caller's file or tree SRC into the slot

@@ -181,6 +181,8 @@ struct ward_outcome {
 	enum ward_stop stop;
 	int stop_signal; /* WARD_STOP_SIGNAL: ward's signal */
 	bool term_sent;	 /* the grace SIGTERM went to the target */
+	bool backstop;	 /* init's backstop timer ended the run
+			    (WARD_MSG_BACKSTOP): the supervisor did not */
 	struct ward_violation seccomp;
 	bool have_rusage;
 	struct rusage rusage; /* init and everything it reaped */

@@ -29,6 +29,10 @@ static void on_message(struct ward_outcome *o, const struct ward_msg *m)
 		o->measured = true;
 		return;
 	}
+	if (m->kind == WARD_MSG_BACKSTOP) {
+		o->backstop = true;
+		return;
+	}
 	/* The first failure is the cause; later ones are its echoes. */
 	if (o->end == WARD_END_SETUP || o->end == WARD_END_EXEC)
 		return;
@@ -368,7 +372,7 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
 	if (o->stop == WARD_STOP_COURIER)
 		return WARD_EXIT_REFUSED;
-	if (o->stop == WARD_STOP_OOM)
+	if (o->stop == WARD_STOP_OOM || o->backstop)
 		return WARD_EXIT_SIGNAL_BASE + SIGKILL;
 	switch (o->end) {
 	case WARD_END_STATUS:

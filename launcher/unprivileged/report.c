@@ -294,7 +294,11 @@ static void put_peaks(FILE *f, const struct ward_report *r)
 	fputs(", \"cpu_throttled_usec\": ", f);
 	json_u64_or_null(f, st && st->have_throttle,
 			 st ? st->throttled_usec : 0);
-	fprintf(f, ", \"wall_ms\": %llu}", (unsigned long long)o->wall_ms);
+	fprintf(f,
+		", \"wall_ms\": %llu, \"timers\": {\"sigterm_sent\": %s, "
+		"\"ended_by_backstop\": %s}}",
+		(unsigned long long)o->wall_ms, o->term_sent ? "true" : "false",
+		o->backstop ? "true" : "false");
 }
 
 static void put_stream(FILE *f, const struct ward_stream *s)

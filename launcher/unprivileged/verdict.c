@@ -100,13 +100,17 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 	case WARD_STOP_NONE:
 		break;
 	}
+	/* init's own timer ended the run (the supervisor was stopped or
+	 * stuck past wall + grace): a timeout, by the second layer. */
+	if (o->backstop)
+		f |= WARD_R_BIT(WARD_R_TIMEOUT);
 	/* The primary reason: what the supervisor did, then what the kernel
 	 * did, then how the target ended. */
 	if (o->stop == WARD_STOP_SECCOMP)
 		v->reason = WARD_R_SECCOMP_VIOLATION;
 	else if (o->stop == WARD_STOP_OUTPUT)
 		v->reason = WARD_R_OUTPUT_LIMIT;
-	else if (o->stop == WARD_STOP_TIMEOUT)
+	else if (o->stop == WARD_STOP_TIMEOUT || o->backstop)
 		v->reason = WARD_R_TIMEOUT;
 	else if (o->stop == WARD_STOP_SIGNAL)
 		v->reason = WARD_R_INTERRUPTED;

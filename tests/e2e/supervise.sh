@@ -511,7 +511,7 @@ PY
 	launch --slot input="$T/in" --slot output="$T/out" "$T/python.wardb" -- /usr/bin/python3 /input/main.py
 	if [ "$rc" = 0 ] && [ "$(cat "$T/out/stats.json" 2>/dev/null)" = '{"n": 3, "mean": 7.333333333333333}' ] &&
 		[ "$(q .reason)" = exited ] && [ "$(q .identity.seccomp.kill_listener)" = true ] &&
-		[ "$(q '[.limits[].limit] | join(",")')" = "memory,swap,cpu,pids,wall,cputime,nofile,filesize,core,stdout,stderr,output" ]; then
+		[ "$(q '[.limits[].limit] | join(",")')" = "memory,swap,cpu,pids,wall,grace,cputime,nofile,filesize,core,stdout,stderr,output" ]; then
 		pass root/stdlib-python-csv-to-stats
 	else
 		fail root/stdlib-python-csv-to-stats "$(cat "$T/out/stats.json" 2>/dev/null) $(why)"

@@ -79,7 +79,8 @@ sources_of() { # TARGET: the library sources it links
 			ls launcher/*/*.c | grep -v '^launcher/supervisor/main\.c$'
 			;;
 		export)
-			ls launcher/unprivileged/export_*.c launcher/unprivileged/safefs.c
+			ls launcher/unprivileged/export_*.c launcher/unprivileged/safefs.c \
+				launcher/lib/fsutil.c
 			;;
 		esac
 	done | tr '\n' ' '

@@ -141,6 +141,7 @@ static void assert_policy_equal(const struct ward_policy *a,
 {
 	assert_int_equal(a->arch, b->arch);
 	assert_int_equal(a->requirements, b->requirements);
+	assert_int_equal(a->exec, b->exec);
 	assert_string_equal(a->meta.policy_name, b->meta.policy_name);
 	assert_string_equal(a->meta.compiler_version, b->meta.compiler_version);
 	assert_memory_equal(a->meta.source_digest, b->meta.source_digest, 32);
@@ -903,7 +904,7 @@ static void test_refuse_huge_counts(void **state)
 {
 	count_fails(2, 0, 0xffffffffu, "(env)", "entries", 8);
 	count_fails(3, 0, 0x80000000u, "(mounts)", "entries", 8);
-	count_fails(4, 0, 17, "(limits)", "limits", 8);
+	count_fails(4, 0, WARD_LIM_COUNT + 1, "(limits)", "limits", 8);
 	count_fails(5, 4, 0xffffffffu, "(network)", "rules", 16);
 	count_fails(5, 8, 100, "(network)", "hosts", 16 + 4 * 24);
 	count_fails(6, 12, 4096, "(seccomp) program 0", "instructions", 16);
@@ -924,8 +925,8 @@ static void test_refuse_trailing_and_reserved(void **state)
 	/* One limit fewer: its 16 bytes are left over. */
 	snprintf(want, sizeof(want),
 		 "blob: section 4 (limits): 16 unexpected bytes at offset %zu",
-		 s4 + 8 + 15 * 16);
-	edit32(s4, 15, true, want);
+		 s4 + 8 + (WARD_LIM_COUNT - 1) * 16);
+	edit32(s4, WARD_LIM_COUNT - 1, true, want);
 	edit32(sec_off(buf, 2) + 4, 1, true,
 	       "blob: section 2 (env): reserved field is not zero");
 	edit32(sec_off(buf, 2) + 12, 1, true,
@@ -1105,7 +1106,7 @@ EDIT(e_link_long, s->mounts[9].src = s->owned = repeat('l', 4096, ""))
 EDIT(e_src_proc, s->mounts[4].src = "proc")
 EDIT(e_src_tmpfs, s->mounts[3].src = "tmpfs")
 /* limits */
-EDIT(e_lim_key, s->p.limits.set |= 1ull << 16)
+EDIT(e_lim_key, s->p.limits.set |= 1ull << WARD_LIM_COUNT)
 EDIT(e_lim_key63, s->p.limits.set = 1ull << 63)
 /* network */
 EDIT(e_net_mode, s->p.net.mode = 2)
@@ -1269,7 +1270,7 @@ static struct pcase pcases[] = {
     {"tmpfs with source", e_src_tmpfs,
      ST "3 (mounts) entry 3: this kind of mount takes no source or "
 	"contents"},
-    {"limit key 16", e_lim_key, ST "4 (limits) entry 16: unknown limit key 16"},
+    {"limit key 22", e_lim_key, ST "4 (limits) entry 22: unknown limit key 22"},
     {"limit key 63", e_lim_key63,
      ST "4 (limits) entry 0: unknown limit key 63"},
     {"net mode", e_net_mode, ST "5 (network): unknown network mode 2"},
@@ -1402,6 +1403,12 @@ static const struct {
     {"stdout", 0, 1ull << 40},
     {"stderr", 0, 1ull << 40},
     {"output", 0, 1ull << 40},
+    {"sigpending", 0, 4194304},
+    {"msgqueue", 0, 1ull << 30},
+    {"inotify-instances", 0, 65536},
+    {"inotify-watches", 0, 16777216},
+    {"fanotify-groups", 0, 65536},
+    {"fanotify-marks", 0, 16777216},
 };
 
 static void limit_fails(int k, uint64_t v)
@@ -1438,6 +1445,43 @@ static void test_limit_ranges(void **state)
 		s.p.limits.value[k] = ranges[k].max;
 		round_trip(&s.p);
 	}
+}
+
+/* The exec section (type 12): written only with a flag, read back, and
+ * refused with an unknown flag or with none. */
+static void test_exec_section(void **state)
+{
+	struct ward_policy p = *ward_test_policy_rich();
+	size_t len, plain_len;
+	_cleanup_free_ uint8_t *plain = write_ok(&p, &plain_len);
+	_cleanup_free_ uint8_t *buf = NULL, *bad = NULL;
+	struct ward_blob b;
+	char want[160];
+	unsigned last;
+
+	p.exec = WARD_EXEC_MEMFD;
+	buf = write_ok(&p, &len);
+	assert_int_equal(len, plain_len + 24 + 8);
+	last = ward_le16(buf + 10) - 1;
+	assert_int_equal(ward_le32(buf + DIR(last)), 12);
+	assert_int_equal(sec_len(buf, last), 8);
+	read_ok(buf, len, 0, &b);
+	assert_int_equal(b.policy.exec, WARD_EXEC_MEMFD);
+	ward_blob_release(&b);
+	round_trip(&p);
+	bad = dup_exact(buf, len);
+	ward_test_st32(bad + sec_off(bad, last), 0);
+	ward_test_blob_fix(bad, len);
+	snprintf(want, sizeof(want),
+		 "blob: section %u (exec): no exec flag set (the section is "
+		 "left out then)",
+		 last);
+	read_fails(bad, len, 0, want);
+	ward_test_st32(bad + sec_off(bad, last), 3);
+	ward_test_blob_fix(bad, len);
+	snprintf(want, sizeof(want),
+		 "blob: section %u (exec): unknown exec flags 0x2", last);
+	read_fails(bad, len, 0, want);
 }
 
 /* Only the set limits are stored. */
@@ -1487,6 +1531,7 @@ int main(int argc, char **argv)
 	    cmocka_unit_test(test_refuse_file_contents_bound),
 	    cmocka_unit_test(test_limit_ranges),
 	    cmocka_unit_test(test_limits_sparse),
+	    cmocka_unit_test(test_exec_section),
 	};
 	size_t nf = ARRAY_LEN(fixed), np = ARRAY_LEN(pcases);
 	_cleanup_free_ struct CMUnitTest *tests = NULL;

@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fanotify.h>
 #include <linux/io_uring.h>
 #include <linux/perf_event.h>
 #include <linux/userfaultfd.h>
@@ -31,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/ptrace.h>
@@ -428,6 +430,154 @@ static void forkbomb(int secs)
 		waitpid(kids[i], NULL, 0);
 }
 
+/* The kernel's per-user counters (docs/spec.md 3.9): take up to n of one
+ * and keep them (until the process exits), then print "NAME COUNT WHY":
+ * how many were taken and why the next one was refused ("ok": n were). */
+static void report_held(const char *name, long count, long n)
+{
+	const char *e = strerrorname_np(errno);
+
+	printf("%s %ld %s\n", name, count, count == n ? "ok" : e ? e : "E?");
+	fflush(stdout);
+}
+
+static void hold(const char *what, long n)
+{
+	long count = 0;
+
+	errno = 0;
+	if (!strcmp(what, "inotify")) {
+		while (count < n && inotify_init1(IN_CLOEXEC) >= 0)
+			count++;
+	} else if (!strcmp(what, "fanotify")) {
+		/* the unprivileged kind (Linux 5.13) */
+		while (count < n &&
+		       syscall(SYS_fanotify_init,
+			       FAN_CLASS_NOTIF | FAN_REPORT_FID | FAN_CLOEXEC,
+			       O_RDONLY) >= 0)
+			count++;
+	} else if (!strcmp(what, "mq")) {
+		/* POSIX message queues of the default size, unlinked at
+		 * once: their bytes stay charged while the descriptor is
+		 * open (RLIMIT_MSGQUEUE) */
+		char name[64];
+
+		for (; count < n; count++) {
+			snprintf(name, sizeof(name), "/atk-%d-%ld", getpid(),
+				 count);
+			if (syscall(SYS_mq_open, name + 1,
+				    O_RDWR | O_CREAT | O_EXCL, 0600, NULL) < 0)
+				break;
+			syscall(SYS_mq_unlink, name + 1);
+		}
+	} else if (!strcmp(what, "sigq")) {
+		/* real-time signals queued to itself, blocked
+		 * (RLIMIT_SIGPENDING) */
+		sigset_t set;
+		siginfo_t si;
+
+		sigemptyset(&set);
+		sigaddset(&set, SIGRTMIN);
+		sigprocmask(SIG_BLOCK, &set, NULL);
+		for (; count < n; count++) {
+			memset(&si, 0, sizeof(si));
+			si.si_code = SI_QUEUE;
+			si.si_pid = getpid();
+			si.si_uid = getuid();
+			if (syscall(SYS_rt_sigqueueinfo, getpid(), SIGRTMIN,
+				    &si) < 0)
+				break;
+		}
+	} else {
+		printf("hold-%s unknown\n", what);
+		return;
+	}
+	report_held(what, count, n);
+}
+
+/* Run src (a static program, argv[0] of this one) as `src echo TAG`, from
+ * where the sandbox may have written it; on success the new program prints
+ * TAG and this one is gone. On failure: "TAG STEP ERRNO", and go on.
+ *
+ *   memfd KIND VIA: a memfd (KIND none: no flag; exec: MFD_EXEC; seal:
+ *     MFD_NOEXEC_SEAL) holding a copy of src, executed through the
+ *     descriptor (VIA fd: execveat AT_EMPTY_PATH) or its /proc link
+ *     (VIA proc)
+ *   file PATH VIA: a copy of src written at PATH (mode 0755), executed by
+ *     its path (VIA path) or an O_PATH descriptor of it (VIA opath) */
+static void exec_copy(const char *src, const char *tag, int fd, int via_fd,
+		      const char *path)
+{
+	char *av[] = {(char *)src, "echo", (char *)tag, NULL};
+	char *ev[] = {NULL};
+	char buf[65536], link[64];
+	int in = open(src, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (in < 0) {
+		printf("%s open-src %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(fd, buf, (size_t)n) != n)
+			break;
+	close(in);
+	if (path) { /* a file: write it, then open it as asked */
+		close(fd);
+		fd = via_fd ? open(path, O_PATH | O_CLOEXEC) : -1;
+		if (via_fd && fd < 0) {
+			printf("%s open-path %s\n", tag,
+			       strerrorname_np(errno));
+			return;
+		}
+	}
+	fflush(stdout);
+	if (via_fd) {
+		syscall(SYS_execveat, fd, "", av, ev, AT_EMPTY_PATH);
+	} else if (path) {
+		execve(path, av, ev);
+	} else {
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		execve(link, av, ev);
+	}
+	printf("%s exec %s\n", tag, strerrorname_np(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void memfd_exec(const char *self, const char *kind, const char *via)
+{
+	unsigned flags = 0x01u; /* MFD_CLOEXEC */
+	char tag[64];
+	int fd;
+
+	if (!strcmp(kind, "exec"))
+		flags |= 0x10u; /* MFD_EXEC */
+	else if (!strcmp(kind, "seal"))
+		flags |= 0x08u; /* MFD_NOEXEC_SEAL */
+	snprintf(tag, sizeof(tag), "memfd-%s-%s", kind, via);
+	fd = (int)syscall(SYS_memfd_create, "atk", flags);
+	if (fd < 0) {
+		printf("%s create %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	exec_copy(self, tag, fd, !strcmp(via, "fd"), NULL);
+}
+
+static void file_exec(const char *self, const char *path, const char *via)
+{
+	char tag[300];
+	int fd;
+
+	snprintf(tag, sizeof(tag), "file-%s-%s", path, via);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	if (fd < 0) {
+		printf("%s create %s\n", tag, strerrorname_np(errno));
+		return;
+	}
+	exec_copy(self, tag, fd, !strcmp(via, "opath"), path);
+}
+
 /* readfds: every descriptor above 2 that is open, with its first bytes. */
 static void read_fds(void)
 {
@@ -614,6 +764,19 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "sleep")) { /* SECS [MARK] */
 			sleep((unsigned)atoi(a1));
 			i += 2;
+		} else if (!strcmp(c, "hold")) { /* WHAT N: inotify, fanotify,
+						    mq, sigq */
+			hold(a1, atol(a2));
+			i += 2;
+		} else if (!strcmp(c, "memfd")) { /* KIND VIA */
+			memfd_exec(argv[0], a1, a2);
+			i += 2;
+		} else if (!strcmp(c, "file")) { /* PATH VIA */
+			file_exec(argv[0], a1, a2);
+			i += 2;
+		} else if (!strcmp(c, "echo")) { /* TEXT */
+			printf("%s\n", a1);
+			i++;
 		} else if (!strcmp(c, "readfds")) {
 			read_fds();
 		} else if (!strcmp(c, "waitfile")) { /* PATH SECS */
