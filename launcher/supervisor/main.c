@@ -387,22 +387,23 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	for (size_t i = 0; i < r->cli.nslots; i++)
 		args[i] = (struct ward_channel_arg){r->cli.slots[i].name,
 						    r->cli.slots[i].path};
-	c = (struct ward_courier){
-	    .policy = p,
-	    .digest_hex = r->digest_hex[0] ? r->digest_hex : NULL,
-	    .mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL,
-	    .host_uid = r->priv.host_uid,
-	    .host_gid = r->priv.host_gid,
-	    .will_run = will_run,
-	    .verbose = r->cli.verbose,
-	    .seccomp_listener =
-		p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY),
-	    .slots = args,
-	    .nslots = r->cli.nslots,
-	    .report_fd = r->outs.report_fd,
-	    .have_out = r->have_pipes && p,
-	    .ws = r->outs.have_ws ? &r->outs.ws : NULL,
-	};
+	/* Field by field, not a compound literal: c is zero already (it is
+	 * static and made once), and assigning the whole would write all of
+	 * its 137 KiB, mostly the courier's stream buffers, each page then
+	 * copied again on the courier's first write after the fork. */
+	c.policy = p;
+	c.digest_hex = r->digest_hex[0] ? r->digest_hex : NULL;
+	c.mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL;
+	c.host_uid = r->priv.host_uid;
+	c.host_gid = r->priv.host_gid;
+	c.will_run = will_run;
+	c.verbose = r->cli.verbose;
+	c.seccomp_listener = p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY);
+	c.slots = args;
+	c.nslots = r->cli.nslots;
+	c.report_fd = r->outs.report_fd;
+	c.have_out = r->have_pipes && p;
+	c.ws = r->outs.have_ws ? &r->outs.ws : NULL;
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return ward_fail(err, errno, "pipe to the courier");
 	if (pipe2(from, O_CLOEXEC) < 0) {
