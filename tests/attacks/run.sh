@@ -173,7 +173,7 @@ life_check() { # BEFORE: prints what outlived the run
 	[ -n "$left" ] && printf 'processes with the marker left: %s; ' "$left"
 	# ward's base (<own cgroup>/ward) stays; a run's directory must not.
 	for d in "${CG_RUN[@]}"; do
-		left=$(find "$d" -mindepth 1 -type d ! -path "$d/ward" 2>/dev/null | tr '\n' ' ')
+		left=$(find "$d" -mindepth 1 -type d ! -path "$d/ward" ! -path "$d/sh" 2>/dev/null | tr '\n' ' ')
 		[ -n "$left" ] && printf 'cgroups left: %s; ' "$left"
 	done
 	life_snapshot "$CASE_T/life.after"

@@ -43,7 +43,7 @@ export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
 # The suites (VM_SUITES of tests/vm/run.sh picks some, for a quick look).
-suites=${2:-supervise delegated admission}
+suites=${2:-supervise delegated admission attacks}
 for s in $suites; do
 	t0=$(date +%s)
 	case $s in
@@ -59,6 +59,15 @@ for s in $suites; do
 	admission)
 		# The ceiling on sandboxes at once, on this kernel.
 		sh tests/e2e/admission.sh 2>&1 ;;
+	attacks)
+		# The attacks that need cgroups, under the suite's outer
+		# cgroup2 net: memory, pids, cpu, what outlives a run.
+		# (patterns match the attacks' "# attack:" names; they use
+		# the python and shell profiles only)
+		ATTACK_PROFILES="python shell" bash tests/attacks/run.sh resources/memory-bomb resources/fork-bomb \
+			resources/fork-count resources/cpu-burn \
+			resources/double-fork-daemon resources/zombie-flood 2>&1 |
+			grep -E '^(PASS|FAIL|SKIP|# )' ;;
 	*) echo "FAIL vm/suite-$s: no such suite" ;;
 	esac
 	echo "# $s: $(($(date +%s) - t0))s"

@@ -19,20 +19,22 @@
 #   * switch_root, not chroot, into it: the kernel refuses user namespaces
 #     to a chrooted process;
 #   * the guest's PID 1 is tests/vm/guest.sh, which mounts cgroup2 and runs
-#     the suites; their lines come back on the serial console.
+#     the suites (tests/e2e/supervise.sh, tests/vm/delegated.sh,
+#     tests/e2e/admission.sh, the attacks that need cgroups); their lines
+#     come back on the serial console.
 #
 # Needs qemu-system-x86, linux-image-amd64 and busybox-static (make deps)
 # and a build in $BUILD (make test-vm: build/, the normal build, which TCG
 # runs faster than the sanitizers'). VM_MEM (MiB, default 2048), VM_CPUS
 # (default 2) and VM_TIMEOUT (s, default 1800) size it; VM_SUITES picks
-# among "supervise delegated admission" (default: all three).
+# among "supervise delegated admission attacks" (default: all four).
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
 VM_MEM=${VM_MEM:-2048}
 VM_CPUS=${VM_CPUS:-2}
 VM_TIMEOUT=${VM_TIMEOUT:-1800}
-VM_SUITES=${VM_SUITES:-supervise delegated admission}
+VM_SUITES=${VM_SUITES:-supervise delegated admission attacks}
 
 if [ "$(id -u)" != 0 ]; then
 	echo "SKIP vm: needs root (the guest shares the host's / as it is)"
