@@ -78,7 +78,7 @@ enum ward_blob_section {
 #define WARD_REQ_ALL                                                           \
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
 	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
-	 WARD_REQ_SECCOMP_NOTIFY)
+	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
@@ -131,7 +131,9 @@ _Static_assert(WARD_LIM_MEMORY == 0 && WARD_LIM_SWAP == 1 &&
 		   WARD_LIM_INOTIFY_INSTANCES == 18 &&
 		   WARD_LIM_INOTIFY_WATCHES == 19 &&
 		   WARD_LIM_FANOTIFY_GROUPS == 20 &&
-		   WARD_LIM_FANOTIFY_MARKS == 21 && WARD_LIM_COUNT == 22,
+		   WARD_LIM_FANOTIFY_MARKS == 21 && WARD_LIM_SLOT_SIZE == 22 &&
+		   WARD_LIM_OOM == 23 && WARD_LIM_STDOUT_MODE == 24 &&
+		   WARD_LIM_STDERR_MODE == 25 && WARD_LIM_COUNT == 26,
 	       "limit keys are format numbers");
 _Static_assert(WARD_ACT_ALLOW == 0 && WARD_ACT_LOG == 1 &&
 		   WARD_ACT_ERRNO == 2 && WARD_ACT_TRAP == 3 &&

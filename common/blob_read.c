@@ -477,7 +477,12 @@ static int read_mounts(struct cur *c, struct ward_policy *p)
 		    m->kind != WARD_MNT_BIND)
 			return bad(c, "optional on a %s mount",
 				   mount_kinds[m->kind].name);
-		if (mount_kinds[m->kind].size ? m->size == 0 : m->size != 0)
+		/* A read-write slot is a tmpfs of its size during the run:
+		 * it must have one; a read-only one must not. */
+		if ((mount_kinds[m->kind].size ||
+		     (m->kind == WARD_MNT_SLOT && (m->flags & WARD_MNT_F_RW)))
+			? m->size == 0
+			: m->size != 0)
 			return bad(c, "size %llu on a %s mount",
 				   (unsigned long long)m->size,
 				   mount_kinds[m->kind].name);
@@ -530,6 +535,10 @@ static const struct {
     [WARD_LIM_INOTIFY_WATCHES] = {"inotify-watches", 0, 16777216},
     [WARD_LIM_FANOTIFY_GROUPS] = {"fanotify-groups", 0, 65536},
     [WARD_LIM_FANOTIFY_MARKS] = {"fanotify-marks", 0, 16777216},
+    [WARD_LIM_SLOT_SIZE] = {"slot-size", MIB, TIB},
+    [WARD_LIM_OOM] = {"oom", 0, 1},
+    [WARD_LIM_STDOUT_MODE] = {"stdout-mode", 0, 1},
+    [WARD_LIM_STDERR_MODE] = {"stderr-mode", 0, 1},
 };
 
 static int read_limits(struct cur *c, struct ward_limits *l)

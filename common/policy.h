@@ -40,7 +40,11 @@ enum {
 	 * listener and kill the sandbox when it fires (docs/spec.md part 4).
 	 * A launcher without this would let those calls fail with ENOSYS
 	 * instead: it must refuse the blob. */
-	WARD_REQ_SECCOMP_NOTIFY = 1u << 6
+	WARD_REQ_SECCOMP_NOTIFY = 1u << 6,
+	/* `identity { groups keep; }`: rootless, the caller's supplementary
+	 * groups may follow the sandbox (which cannot drop them); a launcher
+	 * that does not know this bit refuses the blob rather than guess. */
+	WARD_REQ_HOST_GROUPS = 1u << 7
 };
 
 struct ward_meta {
@@ -55,7 +59,6 @@ struct ward_identity {
 	const char *hostname; /* never NULL; "" keeps the default "ward" */
 	const char *workdir;  /* the target's working directory: absolute */
 	uint64_t caps_keep;   /* bit n = keep CAP n; 0 = drop everything */
-	bool keep_groups;     /* rootless: the caller's groups accepted */
 };
 
 struct ward_env_var {
@@ -86,7 +89,7 @@ struct ward_mount {
 	uint32_t flags; /* WARD_MNT_F_* */
 	const char *src;
 	const char *dst; /* absolute, normalised, inside the sandbox */
-	uint64_t size;	 /* tmpfs: bytes */
+	uint64_t size;	 /* tmpfs, read-write slot: bytes */
 	uint32_t mode;	 /* tmpfs, file, dir: permission bits */
 	const uint8_t *data;
 	uint64_t data_len;
@@ -121,14 +124,17 @@ enum ward_limit {
 	WARD_LIM_INOTIFY_WATCHES,   /* user.max_inotify_watches */
 	WARD_LIM_FANOTIFY_GROUPS,   /* user.max_fanotify_groups */
 	WARD_LIM_FANOTIFY_MARKS,    /* user.max_fanotify_marks */
+	/* The output channel and what ends a run (docs/spec.md 1.7.5). */
+	WARD_LIM_SLOT_SIZE,   /* bytes of a read-write slot without its own */
+	WARD_LIM_OOM,	      /* 0 the whole run ends (default), 1 the victim */
+	WARD_LIM_STDOUT_MODE, /* 0 raw (default), 1 text: safe to display */
+	WARD_LIM_STDERR_MODE,
 	WARD_LIM_COUNT
 };
 
 struct ward_limits {
 	uint64_t set; /* bit n: limit n is set */
 	uint64_t value[WARD_LIM_COUNT];
-	bool oom_process; /* an OOM kill ends only its victim, not the run */
-	bool text[2];	  /* stdout, stderr: made safe to display */
 };
 
 /* With a `wall` limit, init arms a timer of its own at wall + grace + this
@@ -140,6 +146,23 @@ static inline bool ward_limit_is_set(const struct ward_limits *l,
 				     enum ward_limit k)
 {
 	return (l->set >> k) & 1u;
+}
+
+/* A read-write slot's size when neither it nor `slot-size` gives one. */
+#define WARD_SLOT_SIZE_DEFAULT (64ull << 20)
+
+/* `oom process;`: an OOM kill ends only its victim, not the run. */
+static inline bool ward_oom_process(const struct ward_limits *l)
+{
+	return ward_limit_is_set(l, WARD_LIM_OOM) && l->value[WARD_LIM_OOM];
+}
+
+/* `stdout text;` / `stderr text;`: stream i delivered safe to display. */
+static inline bool ward_stream_text(const struct ward_limits *l, int i)
+{
+	enum ward_limit k = i ? WARD_LIM_STDERR_MODE : WARD_LIM_STDOUT_MODE;
+
+	return ward_limit_is_set(l, k) && l->value[k];
 }
 
 /* The limits that apply even when a policy does not write them, and their

@@ -272,6 +272,10 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		put(m, "workdir ");
 		value(m, s->value, depth);
 		break;
+	case WARD_S_ID_GROUPS:
+		put(m, "groups ");
+		value(m, s->value, depth);
+		break;
 	case WARD_S_ID_CAPS:
 		put(m, "capabilities ");
 		if (s->caps_none)
@@ -332,6 +336,10 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		put(m, " at ");
 		value(m, s->path, depth);
 		opts(m, s->opts);
+		if (s->size) {
+			put(m, " size ");
+			value(m, s->size, depth);
+		}
 		break;
 	case WARD_S_FS_DIR:
 		put(m, "dir ");

@@ -110,7 +110,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token RW "rw" EXEC "exec" NOEXEC "noexec" OPTIONAL "optional"
 %token TMPFS "tmpfs" SIZE_KW "size" MODE "mode" PROC "proc"
 %token DEV "dev" FILE_KW "file" SYMLINK "symlink" SLOT "slot" DIR "dir"
-%token MEMFD "memfd"
+%token MEMFD "memfd" GROUPS "groups"
 %token NET "net" HOST "host" ALLOW "allow" TCP "tcp" UDP "udp" PORT "port"
 %token LIMITS "limits" SYSCALLS "syscalls" EXPORT "export"
 %token DEFAULT "default" IF "if"
@@ -343,6 +343,10 @@ id_item:
 		NEED($$ = ward_new_stmt(p, WARD_S_ID_WORKDIR, @$, @1));
 		$$->value = $2;
 	  }
+	| "groups" value ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_ID_GROUPS, @$, @1));
+		$$->value = $2;
+	  }
 	| "capabilities" names ";" {
 		const struct ward_name_at *first;
 
@@ -444,6 +448,15 @@ fs_item:
 		$$->path = $4;
 		$$->opts = $5;
 		$$->opts_loc = @5;
+	  }
+	| "slot" name "at" path mount_opts "size" value ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_FS_SLOT, @$, @1));
+		$$->name = $2;
+		$$->name_loc = @2;
+		$$->path = $4;
+		$$->opts = $5;
+		$$->opts_loc = @5;
+		$$->size = $7;
 	  }
 	| "dir" path opt_mode ";" {
 		NEED($$ = ward_new_stmt(p, WARD_S_FS_DIR, @$, @1));
@@ -805,6 +818,7 @@ name:
 	| "slot"		{ $$ = "slot"; }
 	| "dir"			{ $$ = "dir"; }
 	| "memfd"		{ $$ = "memfd"; }
+	| "groups"		{ $$ = "groups"; }
 	| "net"			{ $$ = "net"; }
 	| "host"		{ $$ = "host"; }
 	| "allow"		{ $$ = "allow"; }
@@ -1058,11 +1072,11 @@ static const struct family families[] = {
       YYSYMBOL_FILE_KW, YYSYMBOL_SYMLINK, YYSYMBOL_SLOT, YYSYMBOL_DIR,
       YYSYMBOL_MEMFD},
      9},
-    {"an identity item (`user`, `group`, `hostname`, `capabilities`, "
-     "`workdir`)",
-     {YYSYMBOL_USER, YYSYMBOL_GROUP_KW, YYSYMBOL_HOSTNAME,
+    {"an identity item (`user`, `group`, `groups`, `hostname`, "
+     "`capabilities`, `workdir`)",
+     {YYSYMBOL_USER, YYSYMBOL_GROUP_KW, YYSYMBOL_GROUPS, YYSYMBOL_HOSTNAME,
       YYSYMBOL_CAPABILITIES, YYSYMBOL_WORKDIR},
-     5},
+     6},
     {"an action (`allow`, `log`, `errno`, `trap`, `kill`)",
      {YYSYMBOL_ALLOW, YYSYMBOL_LOG, YYSYMBOL_ERRNO, YYSYMBOL_TRAP,
       YYSYMBOL_KILL},

@@ -36,9 +36,11 @@ struct ward_provenance {
 	struct ward_loc policy;		/* the `policy` statement */
 	struct ward_loc default_action; /* `syscalls default ...` */
 	struct ward_loc user, group, hostname, capabilities, workdir;
-	struct ward_loc memfd; /* `memfd exec|noexec;` in fs */
-	struct ward_loc *env;	 /* per policy.env[i] */
-	struct ward_loc *mounts; /* per policy.mounts[i] (the entry) */
+	struct ward_loc memfd;	  /* `memfd exec|noexec;` in fs */
+	struct ward_loc *env;	  /* per policy.env[i] */
+	struct ward_loc *mounts;  /* per policy.mounts[i] (the entry) */
+	bool *mount_size_default; /* per mount: a read-write slot sized by
+				     the built-in default (lint W107) */
 	struct ward_loc limits[WARD_LIM_COUNT];
 	struct ward_loc net;	    /* `net none` or the first `net { }` */
 	struct ward_loc *net_rules; /* per policy.net.rules[i] (the allow) */

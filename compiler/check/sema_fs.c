@@ -21,6 +21,7 @@ struct fs_entry {
 	struct ward_mount m;
 	struct fs_entry *parent; /* nearest entry above it, if any */
 	bool taken;
+	bool size_default; /* a read-write slot sized by the built-in default */
 };
 
 static const char *kind_name(uint32_t kind)
@@ -122,6 +123,40 @@ static bool symlink_target(struct sema *s, const struct ward_value *v,
 	return true;
 }
 
+/* A read-write slot is a tmpfs of a size during the run (a copy of its host
+ * directory, copied back after it: docs/spec.md 3.5), so that a run puts
+ * no more on the host's disk than its policy says: its own `size`, or the
+ * `slot-size` limit, or WARD_SLOT_SIZE_DEFAULT (lint W107 says so). */
+static bool slot_size(struct sema *s, const struct ward_stmt *st,
+		      struct ward_mount *m, bool *by_default)
+{
+	const struct ward_limits *l = &s->out->limits;
+
+	if (!(m->flags & WARD_MNT_F_RW)) {
+		if (!st->size)
+			return true;
+		ward_diag(s->d, WARD_SEV_ERROR, st->size->loc,
+			  "only a read-write slot has a size");
+		ward_diag_help(s->d, "a read-only slot is the host directory "
+				     "itself, and nothing is written to it");
+		return false;
+	}
+	if (st->size) {
+		if (!sema_size(s, st->size, "a slot's size", &m->size))
+			return false;
+		if (m->size < (1ull << 20)) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->size->loc,
+				  "a slot's size is at least 1M");
+			return false;
+		}
+		return true;
+	}
+	*by_default = !ward_limit_is_set(l, WARD_LIM_SLOT_SIZE);
+	m->size =
+	    *by_default ? WARD_SLOT_SIZE_DEFAULT : l->value[WARD_LIM_SLOT_SIZE];
+	return true;
+}
+
 /* Fill e->m from its statement; false after an error. */
 static bool check_entry(struct sema *s, struct fs_entry *e,
 			struct ward_symtab *slots)
@@ -219,6 +254,8 @@ static bool check_entry(struct sema *s, struct fs_entry *e,
 	if (st->mode && !sema_mode(s, st->mode, &m->mode))
 		return false;
 	if (!mount_opts(s, st, m->kind, &m->flags))
+		return false;
+	if (m->kind == WARD_MNT_SLOT && !slot_size(s, st, m, &e->size_default))
 		return false;
 	if (!m->dst && !sema_path(s, dstv, what, false, &m->dst))
 		return false;
@@ -387,7 +424,8 @@ void sema_fs(struct sema *s)
 		}
 		if (e->m.kind == WARD_MNT_FILE)
 			root_size += (e->m.data_len + 4095) & ~4095ull;
-		if (e->m.kind == WARD_MNT_TMPFS) {
+		if (e->m.kind == WARD_MNT_TMPFS ||
+		    (e->m.kind == WARD_MNT_SLOT && e->m.size)) {
 			uint64_t before = tmpfs_total;
 			const struct ward_limits *l;
 
@@ -413,8 +451,9 @@ void sema_fs(struct sema *s)
 
 	if (tmpfs_over)
 		ward_diag(s->d, WARD_SEV_WARNING, tmpfs_over->kw_loc,
-			  "the tmpfs sizes add up to more than the memory "
-			  "limit, which they count against");
+			  "the tmpfs and read-write slot sizes add up to "
+			  "more than the memory limit, which they count "
+			  "against");
 
 	/* Parents first; otherwise the written order: take, again and
 	 * again, the first entry in written order whose parent is taken. */
@@ -428,12 +467,15 @@ void sema_fs(struct sema *s)
 	};
 	where = ward_pool_array(s->pool, good + 1, sizeof(*where));
 	where[0] = sema_noloc();
+	s->where->mount_size_default =
+	    ward_pool_array(s->pool, good + 1, sizeof(bool));
 	while (ok && o < good + 1) {
 		for (size_t i = 0; i < good; i++) {
 			struct fs_entry *e = &entries[i];
 			if (e->taken || (e->parent && !e->parent->taken))
 				continue;
 			e->taken = true;
+			s->where->mount_size_default[o] = e->size_default;
 			where[o] = e->stmt->kw_loc;
 			out[o++] = e->m;
 			break;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_ID	 65534
+#define DEFAULT_ID	 1000 /* not 65534, the overflow id: spec 1.7.1 */
 #define DEFAULT_HOSTNAME "sandbox"
 #define DEFAULT_WORKDIR	 "/"
 
@@ -67,10 +67,31 @@ static uint64_t check_caps(struct sema *s, const struct ward_stmt *st)
 	return keep;
 }
 
+/* `groups keep;`: rootless, the caller's supplementary groups may follow
+ * the sandbox (which cannot drop them); without it the launcher refuses
+ * them (docs/spec.md 3.2). The blob says so by a requirement bit. */
+static void check_groups(struct sema *s, const struct ward_stmt *st)
+{
+	const struct ward_value *v = st->value;
+
+	if (v->kind == WARD_V_NAME && !strcmp(v->str, "keep")) {
+		s->out->requirements |= WARD_REQ_HOST_GROUPS;
+		return;
+	}
+	if (v->kind == WARD_V_NAME && !strcmp(v->str, "refuse"))
+		return;
+	ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+		  "`groups` takes `keep` or `refuse`, not `%s`", v->text);
+	ward_diag_help(s->d, "`refuse` (the default): rootless, ward refuses "
+			     "to run while the caller has supplementary "
+			     "groups; `keep`: they follow the sandbox, and the "
+			     "report lists them");
+}
+
 void sema_identity(struct sema *s)
 {
 	const struct ward_stmt *user = NULL, *group = NULL, *host = NULL,
-			       *caps = NULL, *workdir = NULL;
+			       *caps = NULL, *workdir = NULL, *groups = NULL;
 	struct ward_identity *id = &s->out->identity;
 	const struct ward_stmt **items;
 	struct ward_provenance *w;
@@ -127,6 +148,10 @@ void sema_identity(struct sema *s)
 		case WARD_S_ID_CAPS:
 			if (sema_once(s, &caps, st, "the capabilities"))
 				id->caps_keep = check_caps(s, st);
+			break;
+		case WARD_S_ID_GROUPS:
+			if (sema_once(s, &groups, st, "`groups`"))
+				check_groups(s, st);
 			break;
 		default:
 			break;

@@ -17,46 +17,93 @@
 struct limit_def {
 	const char *name;
 	enum ward_limit key;
-	enum ward_type type; /* T_SIZE, T_DURATION, T_CPU or T_INT */
+	enum ward_type type; /* T_SIZE, T_DURATION, T_CPU, T_INT, or T_ERROR
+				for a choice of words (words[0] is 0...) */
 	uint64_t min, max;
 	const char *range; /* the range as a person writes it */
+	const char *const *words;
 };
+
+static const char *const oom_words[] = {"group", "process", NULL};
+static const char *const mode_words[] = {"raw", "text", NULL};
 
 static const struct limit_def limits[] = {
-    {"memory", WARD_LIM_MEMORY, T_SIZE, M, T, "1M and 1T"},
-    {"swap", WARD_LIM_SWAP, T_SIZE, 0, T, "0 and 1T"},
-    {"cpu", WARD_LIM_CPU, T_CPU, 10, 1024 * 1000, "0.01 and 1024"},
-    {"pids", WARD_LIM_PIDS, T_INT, 1, 4194304, "1 and 4194304"},
-    {"wall", WARD_LIM_WALL, T_DURATION, 1, 7 * DAY, "1ms and 7 days"},
-    {"grace", WARD_LIM_GRACE, T_DURATION, 0, 3600 * SEC, "0 and 1h"},
-    {"cputime", WARD_LIM_CPUTIME, T_DURATION, SEC, 7 * DAY, "1s and 7 days"},
-    {"nofile", WARD_LIM_NOFILE, T_INT, 1, 1048576, "1 and 1048576"},
-    {"nproc", WARD_LIM_NPROC, T_INT, 1, 4194304, "1 and 4194304"},
-    {"filesize", WARD_LIM_FILESIZE, T_SIZE, 0, T, "0 and 1T"},
-    {"stack", WARD_LIM_STACK, T_SIZE, 64 * K, G, "64K and 1G"},
-    {"memlock", WARD_LIM_MEMLOCK, T_SIZE, 0, G, "0 and 1G"},
-    {"core", WARD_LIM_CORE, T_SIZE, 0, T, "0 and 1T"},
-    {"stdout", WARD_LIM_STDOUT, T_SIZE, 0, T, "0 and 1T"},
-    {"stderr", WARD_LIM_STDERR, T_SIZE, 0, T, "0 and 1T"},
-    {"output", WARD_LIM_OUTPUT, T_SIZE, 0, T, "0 and 1T"},
-    {"sigpending", WARD_LIM_SIGPENDING, T_INT, 0, 4194304, "0 and 4194304"},
-    {"msgqueue", WARD_LIM_MSGQUEUE, T_SIZE, 0, G, "0 and 1G"},
+    {"memory", WARD_LIM_MEMORY, T_SIZE, M, T, "1M and 1T", NULL},
+    {"swap", WARD_LIM_SWAP, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"cpu", WARD_LIM_CPU, T_CPU, 10, 1024 * 1000, "0.01 and 1024", NULL},
+    {"pids", WARD_LIM_PIDS, T_INT, 1, 4194304, "1 and 4194304", NULL},
+    {"wall", WARD_LIM_WALL, T_DURATION, 1, 7 * DAY, "1ms and 7 days", NULL},
+    {"grace", WARD_LIM_GRACE, T_DURATION, 0, 3600 * SEC, "0 and 1h", NULL},
+    {"cputime", WARD_LIM_CPUTIME, T_DURATION, SEC, 7 * DAY, "1s and 7 days",
+     NULL},
+    {"nofile", WARD_LIM_NOFILE, T_INT, 1, 1048576, "1 and 1048576", NULL},
+    {"nproc", WARD_LIM_NPROC, T_INT, 1, 4194304, "1 and 4194304", NULL},
+    {"filesize", WARD_LIM_FILESIZE, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"stack", WARD_LIM_STACK, T_SIZE, 64 * K, G, "64K and 1G", NULL},
+    {"memlock", WARD_LIM_MEMLOCK, T_SIZE, 0, G, "0 and 1G", NULL},
+    {"core", WARD_LIM_CORE, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"stdout", WARD_LIM_STDOUT, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"stderr", WARD_LIM_STDERR, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"output", WARD_LIM_OUTPUT, T_SIZE, 0, T, "0 and 1T", NULL},
+    {"sigpending", WARD_LIM_SIGPENDING, T_INT, 0, 4194304, "0 and 4194304",
+     NULL},
+    {"msgqueue", WARD_LIM_MSGQUEUE, T_SIZE, 0, G, "0 and 1G", NULL},
     {"inotify-instances", WARD_LIM_INOTIFY_INSTANCES, T_INT, 0, 65536,
-     "0 and 65536"},
+     "0 and 65536", NULL},
     {"inotify-watches", WARD_LIM_INOTIFY_WATCHES, T_INT, 0, 16777216,
-     "0 and 16777216"},
+     "0 and 16777216", NULL},
     {"fanotify-groups", WARD_LIM_FANOTIFY_GROUPS, T_INT, 0, 65536,
-     "0 and 65536"},
+     "0 and 65536", NULL},
     {"fanotify-marks", WARD_LIM_FANOTIFY_MARKS, T_INT, 0, 16777216,
-     "0 and 16777216"},
+     "0 and 16777216", NULL},
+    {"slot-size", WARD_LIM_SLOT_SIZE, T_SIZE, M, T, "1M and 1T", NULL},
+    {"oom", WARD_LIM_OOM, T_ERROR, 0, 1, "`group` or `process`", oom_words},
+    /* `stdout text;` beside `stdout 1M;`: the same name, a word. */
+    {"stdout", WARD_LIM_STDOUT_MODE, T_ERROR, 0, 1, "`raw` or `text`",
+     mode_words},
+    {"stderr", WARD_LIM_STDERR_MODE, T_ERROR, 0, 1, "`raw` or `text`",
+     mode_words},
 };
 
-static const struct limit_def *find_limit(const char *name)
+/* The definition of st's limit: by its name, and for `stdout` and
+ * `stderr` by whether the value is a word (the stream's mode) or a size. */
+static const struct limit_def *find_limit(const struct ward_stmt *st)
 {
+	bool word = st->value && st->value->kind == WARD_V_NAME;
+
 	for (size_t i = 0; i < ARRAY_LEN(limits); i++)
-		if (strcmp(limits[i].name, name) == 0)
+		if (strcmp(limits[i].name, st->name) == 0 &&
+		    (!limits[i].words || word ||
+		     (limits[i].key != WARD_LIM_STDOUT_MODE &&
+		      limits[i].key != WARD_LIM_STDERR_MODE)) &&
+		    (limits[i].words || !word ||
+		     (limits[i].key != WARD_LIM_STDOUT &&
+		      limits[i].key != WARD_LIM_STDERR)))
 			return &limits[i];
 	return NULL;
+}
+
+/* A choice of words: its index, or false after an error. */
+static bool eval_word(struct sema *s, const struct limit_def *def,
+		      const struct ward_stmt *st, uint64_t *v)
+{
+	const struct ward_value *val = st->value;
+	size_t n = 0;
+	const char *hit;
+
+	for (; def->words[n]; n++)
+		if (val->kind == WARD_V_NAME &&
+		    !strcmp(val->str, def->words[n])) {
+			*v = n;
+			return true;
+		}
+	ward_diag(s->d, WARD_SEV_ERROR, val->loc, "`%s` takes %s, not `%s`",
+		  def->name, def->range, val->text);
+	hit = val->kind == WARD_V_NAME ? ward_suggest(val->str, def->words, n)
+				       : NULL;
+	if (hit)
+		ward_diag_help(s->d, "did you mean `%s`?", hit);
+	return false;
 }
 
 static void unknown_limit(struct sema *s, const struct ward_stmt *st)
@@ -78,7 +125,8 @@ static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 			       "stack, memlock, core, stdout, stderr, "
 			       "output, sigpending, msgqueue, "
 			       "inotify-instances, inotify-watches, "
-			       "fanotify-groups and fanotify-marks");
+			       "fanotify-groups, fanotify-marks, slot-size "
+			       "and oom");
 }
 
 static bool eval_limit(struct sema *s, const struct limit_def *def,
@@ -86,6 +134,8 @@ static bool eval_limit(struct sema *s, const struct limit_def *def,
 {
 	char what[64];
 	snprintf(what, sizeof(what), "the `%s` limit", def->name);
+	if (def->words)
+		return eval_word(s, def, st, v);
 	switch (def->type) {
 	case T_SIZE:
 		return sema_size(s, st->value, what, v);
@@ -112,7 +162,7 @@ void sema_limits(struct sema *s)
 	items = s->limit_items.items;
 	for (size_t i = 0; i < s->limit_items.n; i++) {
 		const struct ward_stmt *st = items[i];
-		const struct limit_def *def = find_limit(st->name);
+		const struct limit_def *def = find_limit(st);
 		char what[64];
 		uint64_t v;
 

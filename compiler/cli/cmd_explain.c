@@ -80,13 +80,14 @@ static struct doc *mounts_doc(struct explain *e)
 static struct doc *limits_doc(struct explain *e)
 {
 	static const char *const units[WARD_LIM_COUNT] = {
-	    [WARD_LIM_MEMORY] = "bytes",   [WARD_LIM_SWAP] = "bytes",
-	    [WARD_LIM_CPU] = "millicpu",   [WARD_LIM_WALL] = "ms",
-	    [WARD_LIM_GRACE] = "ms",	   [WARD_LIM_CPUTIME] = "ms",
-	    [WARD_LIM_FILESIZE] = "bytes", [WARD_LIM_STACK] = "bytes",
-	    [WARD_LIM_MEMLOCK] = "bytes",  [WARD_LIM_CORE] = "bytes",
-	    [WARD_LIM_STDOUT] = "bytes",   [WARD_LIM_STDERR] = "bytes",
-	    [WARD_LIM_OUTPUT] = "bytes",   [WARD_LIM_MSGQUEUE] = "bytes",
+	    [WARD_LIM_MEMORY] = "bytes",    [WARD_LIM_SWAP] = "bytes",
+	    [WARD_LIM_CPU] = "millicpu",    [WARD_LIM_WALL] = "ms",
+	    [WARD_LIM_GRACE] = "ms",	    [WARD_LIM_CPUTIME] = "ms",
+	    [WARD_LIM_FILESIZE] = "bytes",  [WARD_LIM_STACK] = "bytes",
+	    [WARD_LIM_MEMLOCK] = "bytes",   [WARD_LIM_CORE] = "bytes",
+	    [WARD_LIM_STDOUT] = "bytes",    [WARD_LIM_STDERR] = "bytes",
+	    [WARD_LIM_OUTPUT] = "bytes",    [WARD_LIM_MSGQUEUE] = "bytes",
+	    [WARD_LIM_SLOT_SIZE] = "bytes",
 	};
 	struct doc *m = doc_map(e->pool);
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {

@@ -54,6 +54,10 @@ static const char *const limit_names[WARD_LIM_COUNT] = {
     [WARD_LIM_INOTIFY_WATCHES] = "inotify-watches",
     [WARD_LIM_FANOTIFY_GROUPS] = "fanotify-groups",
     [WARD_LIM_FANOTIFY_MARKS] = "fanotify-marks",
+    [WARD_LIM_SLOT_SIZE] = "slot-size",
+    [WARD_LIM_OOM] = "oom",
+    [WARD_LIM_STDOUT_MODE] = "stdout-mode",
+    [WARD_LIM_STDERR_MODE] = "stderr-mode",
 };
 
 const char *describe_limit_name(enum ward_limit k)
@@ -80,6 +84,11 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 	case WARD_LIM_FANOTIFY_GROUPS:
 	case WARD_LIM_FANOTIFY_MARKS:
 		return ward_pool_printf(p, "%llu", (unsigned long long)v);
+	case WARD_LIM_OOM:
+		return v ? "process" : "group";
+	case WARD_LIM_STDOUT_MODE:
+	case WARD_LIM_STDERR_MODE:
+		return v ? "text" : "raw";
 	default:
 		return ward_size_str(p, v);
 	}

@@ -154,6 +154,21 @@ void lint_fs_memfd_exec(struct lint_ctx *c, const struct lint_rule *r)
 		 "writes in memory that no noexec mount covers");
 }
 
+void lint_fs_slot_size(struct lint_ctx *c, const struct lint_rule *r)
+{
+	for (uint32_t i = 1; c->w->mount_size_default && i < c->p->nmounts;
+	     i++) {
+		const struct ward_mount *m = &c->p->mounts[i];
+
+		if (!c->w->mount_size_default[i])
+			continue;
+		lint_add(c, r, c->w->mounts[i], m->src,
+			 "the read-write slot `%s` has no size: it gets "
+			 "ward's default, %s",
+			 m->src, ward_size_str(c->pool, m->size));
+	}
+}
+
 void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 {
 	const struct ward_limits *l = &c->p->limits;

@@ -68,7 +68,8 @@ void lint_apply_suppressions(struct lint_ctx *c);
 
 /* lint_fs.c */
 lint_check_fn lint_fs_root_bind, lint_fs_sensitive_bind, lint_fs_writable_bind,
-    lint_fs_write_exec, lint_fs_tmpfs_memory, lint_fs_memfd_exec;
+    lint_fs_write_exec, lint_fs_tmpfs_memory, lint_fs_memfd_exec,
+    lint_fs_slot_size;
 
 /* lint_syscalls.c */
 lint_check_fn lint_sys_default_allow, lint_sys_default_eperm,
@@ -81,8 +82,8 @@ lint_check_fn lint_net_world, lint_net_wide, lint_net_private,
     lint_net_metadata, lint_net_raw_addr, lint_net_dns, lint_net_ports;
 
 /* lint_limits.c */
-lint_check_fn lint_lim_memory, lint_lim_pids, lint_lim_wall, lint_lim_output,
-    lint_lim_swap, lint_lim_cpu, lint_lim_core;
+lint_check_fn lint_lim_memory, lint_lim_oom_process, lint_lim_pids,
+    lint_lim_wall, lint_lim_output, lint_lim_swap, lint_lim_cpu, lint_lim_core;
 
 /* lint_export.c */
 lint_check_fn lint_export_total, lint_export_active, lint_export_missing;

@@ -95,3 +95,12 @@ void lint_lim_core(struct lint_ctx *c, const struct lint_rule *r)
 			 "program crashes",
 			 ward_size_str(c->pool, l->value[WARD_LIM_CORE]));
 }
+
+void lint_lim_oom_process(struct lint_ctx *c, const struct lint_rule *r)
+{
+	if (!ward_oom_process(&c->p->limits))
+		return;
+	lint_add(c, r, c->w->limits[WARD_LIM_OOM], "oom",
+		 "`oom process`: an OOM kill ends only its victim, and the run "
+		 "may go on as if nothing happened");
+}

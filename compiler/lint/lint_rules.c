@@ -197,6 +197,26 @@ const struct lint_rule lint_rules[] = {
 	       "need it, only one that execs the file does",
 	.run = lint_fs_memfd_exec,
     },
+    {
+	.id = "W107",
+	.name = "slot-size-default",
+	.severity = SEV_W,
+	.weight = 0, /* said, not scored: the bound holds whatever it is */
+	.check = "resource-limits",
+	.area = "filesystem",
+	.security_severity = "3.0",
+	.summary = "a read-write slot has no size of its own",
+	.explanation =
+	    "During a run a read-write slot is a tmpfs of a size, copied back "
+	    "to its host directory afterwards: that size is what the run can "
+	    "put on the host's disk, and it counts against the memory limit. "
+	    "A slot without `size` and a policy without a `slot-size` limit "
+	    "get ward's default (64M), which suits no workload in particular: "
+	    "say what the slot is for.",
+	.fix = "write the slot's size (`slot output at /output rw size 40M;`) "
+	       "or a `slot-size` limit for every read-write slot",
+	.run = lint_fs_slot_size,
+    },
 
     /* --------------------------------------------------------- syscalls */
     {
@@ -996,6 +1016,27 @@ const struct lint_rule lint_rules[] = {
 	       "nothing comes back through it",
 	.run = lint_export_missing,
     },
+    {
+	.id = "W411",
+	.name = "oom-process",
+	.severity = SEV_W,
+	.weight = 30,
+	.check = "memory",
+	.area = "resources",
+	.security_severity = "3.0",
+	.policy_only = true,
+	.summary = "an OOM kill ends only its victim",
+	.explanation =
+	    "By default an OOM kill anywhere in the sandbox ends the whole run "
+	    "(seed 000: past a limit, end the whole process group), reason "
+	    "`oom_killed`. With `oom process` the kernel kills one victim and "
+	    "the rest goes on: a parent whose worker died of the memory limit "
+	    "can still exit 0 with a wrong result, and the report's reason "
+	    "says `exited`.",
+	.fix = "remove `oom process;` unless the workload restarts its own "
+	       "workers and checks their exits",
+	.run = lint_lim_oom_process,
+    },
 
     /* ------------------------------------------ identity and environment */
     {
@@ -1013,7 +1054,7 @@ const struct lint_rule lint_rules[] = {
 	    "sandbox's files and namespaces, programs take it as licence to "
 	    "administer, and one kernel bug away it is the better place to "
 	    "start from.",
-	.fix = "write `user 65534; group 65534;` (the default), or the ids "
+	.fix = "write `user 1000; group 1000;` (the default), or the ids "
 	       "the workload expects",
 	.run = lint_id_root,
     },
@@ -1143,13 +1184,13 @@ const struct lint_rule lint_rules[] = {
 	.summary = "the policy does not name the sandbox's user and group",
 	.explanation =
 	    "Without `user` and `group` in an `identity` section the sandbox "
-	    "runs as the default, 65534: safe today, but chosen by no one "
+	    "runs as the default, 1000: safe today, but chosen by no one "
 	    "who reviewed the policy, and a reader cannot tell the "
 	    "difference from an oversight (the seeds: name the user "
 	    "explicitly, never rely on a default). An explicit identity is "
 	    "also what `wardc explain` and the run report can be checked "
 	    "against.",
-	.fix = "write `identity { user 65534; group 65534; capabilities none; "
+	.fix = "write `identity { user 1000; group 1000; capabilities none; "
 	       "}` (or the ids the workload expects)",
 	.run = lint_id_named,
     },

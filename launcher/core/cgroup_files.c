@@ -92,14 +92,14 @@ static int memory_limits(int dirfd, int v, const struct ward_limits *l,
 		/* An OOM kill of one process ends the whole group (the
 		 * first seed): the kernel's own on cgroup2, the
 		 * supervisor's on v1 (ward_cg_oom_watch). */
-		if (v == 2 && !l->oom_process &&
+		if (v == 2 && !ward_oom_process(l) &&
 		    put(dirfd, "memory.oom.group", "1", err) < 0)
 			return -1;
 		/* v1 has no oom.group: the kernel's killer is held back, so
 		 * that a process at the limit waits (killable) instead of
 		 * one victim dying while the rest goes on, and the
 		 * supervisor, told by the OOM notification, kills all. */
-		if (v == 1 && !l->oom_process &&
+		if (v == 1 && !ward_oom_process(l) &&
 		    put(dirfd, "memory.oom_control", "1", err) < 0)
 			return -1;
 	}

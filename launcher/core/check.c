@@ -169,6 +169,18 @@ int ward_check_slots(const struct ward_policy *p, const struct ward_cli *cli,
 					 S_ISLNK(st.st_mode)
 					     ? " (a symlink is not followed)"
 					     : "");
+		/* A read-write directory slot is a tmpfs of the slot's size;
+		 * a read-write file stays a bind, bounded by `filesize`
+		 * alone: without one it would be unbounded host disk. */
+		if (S_ISREG(st.st_mode) && (m->flags & WARD_MNT_F_RW) &&
+		    !ward_limit_is_set(&p->limits, WARD_LIM_FILESIZE))
+			return ward_fail(err, 0,
+					 "--slot %s=%s: a read-write slot that "
+					 "is a file can grow without bound on "
+					 "the host's disk: the policy needs a "
+					 "`filesize` limit, or give a "
+					 "directory",
+					 a->name, a->path);
 		slots[i] = (struct ward_slot_src){a->path, st.st_dev, st.st_ino,
 						  S_ISDIR(st.st_mode)};
 	}

@@ -166,7 +166,7 @@ static void mounts_freep(struct ward_mounts **m)
 static int setup(const struct ward_launch *l, ward_err *err)
 {
 	const struct ward_policy *p = l->policy;
-	const int keep[] = {l->sync_rd, l->msg_wr, l->notify_wr};
+	const int keep[] = {l->sync_rd, l->msg_wr, l->notify_wr, l->hand_wr};
 	const char *host =
 	    p->identity.hostname[0] ? p->identity.hostname : "ward";
 	__attribute__((cleanup(mounts_freep))) struct ward_mounts *mnts = NULL;
@@ -217,6 +217,9 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	    ward_mounts_build(mnts, err) < 0 ||
 	    ward_userns_limits_apply(&nslim, err) < 0)
 		return -1;
+	/* The courier has the writable mounts now: nothing more to hand. */
+	if (l->hand_wr >= 0)
+		close(l->hand_wr);
 	if (sethostname(host, strlen(host)) < 0)
 		return ward_fail(err, errno, "sethostname %s", host);
 	bool shared_net = p->net.mode == WARD_NET_ALLOWLIST;

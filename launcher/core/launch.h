@@ -46,6 +46,8 @@ struct ward_launch {
 	int msg_wr;    /* init and target report here (struct ward_msg) */
 	int cgroup_fd; /* the run's cgroup2 directory: clone3
 			  CLONE_INTO_CGROUP puts init there; or -1 */
+	int hand_wr;   /* init hands the courier its writable mounts here
+			  (facts.h, struct ward_hand_msg); or -1 */
 	int notify_wr; /* the blob's kill rules are USER_NOTIF returns: init
 			  sends the target's seccomp listener here
 			  (SCM_RIGHTS) to the supervisor; or -1 */

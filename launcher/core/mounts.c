@@ -22,6 +22,8 @@
 #include "mounts.h"
 
 #include "blob.h"
+#include "facts.h"
+#include "fdpass.h"
 #include "mount_hide.h"
 
 #include <errno.h>
@@ -321,7 +323,43 @@ static int do_bind(struct ward_mounts *c, uint32_t i,
 	return attach(c, t, dst, m->dst);
 }
 
-static int do_tmpfs(struct ward_mounts *c, const struct ward_mount *m)
+/* Hand the courier a directory of the root of the tmpfs mnt (entry i of
+ * the mount table): it measures every writable mount, and fills and
+ * empties a read-write slot's. Best effort for a measurement (a courier
+ * that is gone is the supervisor's to notice); not for a slot, which the
+ * courier fills at once: init waits for its one byte before it mounts
+ * anything more (a mount under the slot must meet what the host
+ * directory holds). */
+static int hand(struct ward_mounts *c, int mnt, uint32_t i, bool slot)
+{
+	const struct ward_hand_msg msg = {WARD_HAND_MOUNT, i};
+	_cleanup_close_ int root = -1;
+	char reply = 0;
+	ssize_t n;
+
+	if (c->l->hand_wr < 0)
+		return slot ? ward_fail(c->err, 0, "no courier for a slot") : 0;
+	root = openat(mnt, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (root < 0 ||
+	    ward_send_msg(c->l->hand_wr, &msg, sizeof(msg), root) < 0)
+		return slot ? ward_fail(c->err, errno, "hand %s to the courier",
+					c->p->mounts[i].dst)
+			    : 0;
+	if (!slot)
+		return 0;
+	do
+		n = read(c->l->hand_wr, &reply, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1 || reply != WARD_HAND_FILLED)
+		return ward_fail(c->err, 0,
+				 "the courier could not fill the read-write "
+				 "slot at %s (the report says why)",
+				 c->p->mounts[i].dst);
+	return 0;
+}
+
+static int do_tmpfs(struct ward_mounts *c, uint32_t i,
+		    const struct ward_mount *m)
 {
 	_cleanup_close_ int dst = mountpoint(c, m->dst, true), mnt = -1;
 
@@ -329,9 +367,43 @@ static int do_tmpfs(struct ward_mounts *c, const struct ward_mount *m)
 		return -1;
 	mnt = new_tmpfs(c, m->size, m->mode, attrs_of(m->flags | WARD_MNT_F_RW),
 			m->dst);
-	if (mnt < 0)
+	if (mnt < 0 || attach(c, mnt, dst, m->dst) < 0)
 		return -1;
-	return attach(c, mnt, dst, m->dst);
+	return hand(c, mnt, i, false);
+}
+
+/* A read-write directory slot is a tmpfs of its size, not the host
+ * directory: what the run writes stays in memory charged to its cgroup,
+ * bounded by that size, and only the courier copies it to the host, after
+ * the run (the copy in is the courier's too, before the target runs). So
+ * no run puts more on the host's disk than its policy says, and mountinfo
+ * names no host path. A read-write file slot stays a bind: its one file
+ * is bounded by the `filesize` limit (ward_check_policy requires one). */
+static int do_rw_slot(struct ward_mounts *c, uint32_t i,
+		      const struct ward_mount *m)
+{
+	_cleanup_close_ int dst = -1, mnt = -1;
+
+	if (!c->src_dir[i])
+		return do_bind(c, i, m);
+	dst = mountpoint(c, m->dst, true);
+	if (dst < 0)
+		return -1;
+	mnt = new_tmpfs(c, m->size, 0700, attrs_of(m->flags), m->dst);
+	if (mnt < 0 || attach(c, mnt, dst, m->dst) < 0)
+		return -1;
+	return hand(c, mnt, i, true);
+}
+
+/* The end of the list: the courier stops listening. */
+static void hand_end(struct ward_mounts *c)
+{
+	const struct ward_hand_msg msg = {WARD_HAND_END, 0};
+
+	/* Best effort: a courier that is gone is the supervisor's to
+	 * notice. */
+	if (c->l->hand_wr >= 0)
+		(void)ward_send_msg(c->l->hand_wr, &msg, sizeof(msg), -1);
 }
 
 static int do_proc(struct ward_mounts *c, const struct ward_mount *m)
@@ -514,11 +586,14 @@ static int apply(struct ward_mounts *c, uint32_t i)
 	const struct ward_mount *m = &c->p->mounts[i];
 
 	switch (m->kind) {
-	case WARD_MNT_BIND:
 	case WARD_MNT_SLOT:
+		if (m->flags & WARD_MNT_F_RW)
+			return do_rw_slot(c, i, m);
+		return do_bind(c, i, m);
+	case WARD_MNT_BIND:
 		return do_bind(c, i, m);
 	case WARD_MNT_TMPFS:
-		return do_tmpfs(c, m);
+		return do_tmpfs(c, i, m);
 	case WARD_MNT_PROC:
 		return do_proc(c, m);
 	case WARD_MNT_DEV:
@@ -699,5 +774,6 @@ int ward_mounts_build(struct ward_mounts *c, ward_err *err)
 	for (uint32_t i = 1; i < c->p->nmounts; i++)
 		if (apply(c, i) < 0)
 			return -1;
+	hand_end(c);
 	return enter_root(c);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 void ward_workspace_init(struct ward_workspace *ws)
@@ -38,6 +39,31 @@ void ward_workspace_default_base(bool root, char *buf, size_t len)
 	    (size_t)snprintf(buf, len, "%s/ward", xdg) < len)
 		return;
 	snprintf(buf, len, "/tmp/ward-%u", (unsigned)geteuid());
+}
+
+/* What backs the base, for the report: the workspace holds the inputs'
+ * copies and what the courier copies back, never more than the slots'
+ * sizes (the sandbox writes into tmpfs mounts of its own). */
+static void fs_name(int fd, char *buf, size_t len)
+{
+	static const struct {
+		long magic;
+		const char *name;
+	} known[] = {
+	    {0x01021994, "tmpfs"}, {0xef53, "ext4"},	    {0x58465342, "xfs"},
+	    {0x9123683e, "btrfs"}, {0x794c7630, "overlay"}, {0x2fc12fc1, "zfs"},
+	};
+	struct statfs s;
+
+	snprintf(buf, len, "unknown");
+	if (fstatfs(fd, &s) < 0)
+		return;
+	for (size_t i = 0; i < ARRAY_LEN(known); i++)
+		if ((long)s.f_type == known[i].magic) {
+			snprintf(buf, len, "%s", known[i].name);
+			return;
+		}
+	snprintf(buf, len, "0x%lx", (unsigned long)s.f_type);
 }
 
 /* The base: ours, a real directory, writable by nobody else, so that no
@@ -76,6 +102,7 @@ static int open_base(struct ward_workspace *ws, const char *base, ward_err *err)
 				 "(mode %04o): make it 0711 or 0700",
 				 base, (unsigned)(st.st_mode & 07777));
 	snprintf(ws->base, sizeof(ws->base), "%s", base);
+	fs_name(ws->base_fd, ws->base_fs, sizeof(ws->base_fs));
 	return 0;
 }
 

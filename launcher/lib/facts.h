@@ -213,6 +213,7 @@ struct ward_rm_stats {
 struct ward_workspace {
 	char id[32];	     /* "ws-" and 16 hex digits: the directory name */
 	char base[PATH_MAX]; /* absolute */
+	char base_fs[24];    /* what backs the base: "tmpfs", "ext4"... */
 	char path[PATH_MAX]; /* base/id */
 	int base_fd, fd;     /* -1 when not open */
 	uid_t uid;	     /* the sandbox's host ids: owner of everything */
@@ -300,6 +301,26 @@ struct ward_courier_msg {
 	uint32_t kind;
 	char text[WARD_ERR_MSG_MAX];
 };
+
+/* From init to the courier, on a socket of their own (the supervisor
+ * never sees it): each writable mount of the sandbox, with a descriptor of
+ * its root (a tmpfs: the courier measures it, and fills and empties a
+ * read-write slot's), then the end of the list. A read-write slot's is
+ * filled at once: init waits for the courier's one byte
+ * (WARD_HAND_FILLED, or WARD_HAND_FAILED) before it mounts anything
+ * more. */
+enum ward_hand_kind {
+	WARD_HAND_MOUNT = 1, /* index: the mount table's entry; with a fd */
+	WARD_HAND_END = 2,   /* index: 0 */
+};
+
+struct ward_hand_msg {
+	uint32_t kind;
+	uint32_t index;
+};
+
+#define WARD_HAND_FILLED 'F'
+#define WARD_HAND_FAILED 'X'
 
 /* From the supervisor to the courier: one byte once nothing of the
  * sandbox is left (whether it ever ran), then struct ward_facts once the

@@ -51,13 +51,33 @@ static int make_room(const struct ward_treecopy *o, int dfd, const char *name)
 	return unlinkat(dfd, name, 0);
 }
 
+/* changed_only: the file at name in dfd is the same as src already. */
+static bool same_file(const struct ward_treecopy *o, int dfd, const char *name,
+		      const struct stat *src)
+{
+	struct stat d;
+
+	return o->changed_only &&
+	       fstatat(dfd, name, &d, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISREG(d.st_mode) && d.st_size == src->st_size &&
+	       d.st_mtim.tv_sec == src->st_mtim.tv_sec &&
+	       d.st_mtim.tv_nsec == src->st_mtim.tv_nsec &&
+	       file_mode(o, d.st_mode) == file_mode(o, src->st_mode);
+}
+
 static int copy_file(const struct ward_treecopy *o, int sfd, int dfd,
 		     const char *name, const struct stat *st)
 {
 	_cleanup_close_ int in = -1, out = -1;
 	static uint8_t buf[65536];
+	struct timespec times[2] = {{0, UTIME_OMIT}, st->st_mtim};
 	struct stat now;
 	ssize_t n;
+
+	if (same_file(o, dfd, name, st)) {
+		o->st->unchanged++;
+		return 0;
+	}
 
 	in = ward_open_beneath(sfd, name, O_RDONLY | O_NONBLOCK | O_NOCTTY, 0);
 	if (in < 0 || fstat(in, &now) < 0)
@@ -90,7 +110,9 @@ static int copy_file(const struct ward_treecopy *o, int sfd, int dfd,
 		}
 		o->st->bytes += (uint64_t)n;
 	}
-	if (fchmod(out, file_mode(o, now.st_mode)) < 0 || own(o, dfd, name) < 0)
+	times[1] = now.st_mtim;
+	if (fchmod(out, file_mode(o, now.st_mode)) < 0 ||
+	    futimens(out, times) < 0 || own(o, dfd, name) < 0)
 		return ward_fail(o->err, errno, "%s: mode of %s", o->what,
 				 name);
 	o->st->files++;
@@ -106,6 +128,15 @@ static int copy_link(const struct ward_treecopy *o, int sfd, int dfd,
 	if (n < 0)
 		return cannot(o, errno, "read the link", name);
 	target[n] = '\0';
+	if (o->changed_only) {
+		char have[PATH_MAX];
+		ssize_t h = readlinkat(dfd, name, have, sizeof(have) - 1);
+
+		if (h == n && !memcmp(have, target, (size_t)n)) {
+			o->st->unchanged++;
+			return 0;
+		}
+	}
 	if (make_room(o, dfd, name) < 0 || symlinkat(target, dfd, name) < 0 ||
 	    own(o, dfd, name) < 0)
 		return ward_fail(o->err, errno, "%s: copy the link %s", o->what,
@@ -118,6 +149,8 @@ static int copy_dir(const struct ward_treecopy *o, int sfd, int dfd,
 		    const char *name, const struct stat *st, unsigned depth)
 {
 	_cleanup_close_ int s2 = -1, d2 = -1;
+	struct stat had;
+	bool same;
 
 	if (depth + 1 > o->max_depth)
 		return ward_fail(o->err, 0,
@@ -126,6 +159,10 @@ static int copy_dir(const struct ward_treecopy *o, int sfd, int dfd,
 	s2 = ward_open_beneath(sfd, name, O_RDONLY | O_DIRECTORY, 0);
 	if (s2 < 0)
 		return cannot(o, errno, "open the directory", name);
+	same = o->changed_only &&
+	       fstatat(dfd, name, &had, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISDIR(had.st_mode) &&
+	       file_mode(o, had.st_mode) == file_mode(o, st->st_mode);
 	if (make_room(o, dfd, name) < 0 ||
 	    (mkdirat(dfd, name, 0700) < 0 && !(o->replace && errno == EEXIST)))
 		return ward_fail(o->err, errno, "%s: copy %s", o->what, name);
@@ -134,6 +171,8 @@ static int copy_dir(const struct ward_treecopy *o, int sfd, int dfd,
 		return ward_fail(o->err, errno, "%s: copy %s", o->what, name);
 	if (ward_tree_copy_depth(o, s2, d2, depth + 1) < 0)
 		return -1;
+	if (same)
+		return 0;
 	if (fchmod(d2, o->keep_modes ? file_mode(o, st->st_mode) : 0755) < 0 ||
 	    own(o, dfd, name) < 0)
 		return ward_fail(o->err, errno, "%s: mode of %s", o->what,

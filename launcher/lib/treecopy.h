@@ -24,8 +24,9 @@
 
 struct ward_copy_stats {
 	uint64_t files, dirs, links, bytes;
-	uint64_t skipped; /* what could not be read, or is not a file,
-			     directory or symlink (skip mode) */
+	uint64_t skipped;   /* what could not be read, or is not a file,
+			       directory or symlink (skip mode) */
+	uint64_t unchanged; /* left as it was (changed_only) */
 };
 
 struct ward_treecopy {
@@ -37,6 +38,13 @@ struct ward_treecopy {
 	/* An existing entry at the destination is replaced (a directory is
 	 * merged); otherwise it is an error. */
 	bool replace;
+	/* With replace: an entry that is the same is left as it is (a file
+	 * of the same size, modification time and mode bits, a link to the
+	 * same target, a directory of the same mode), so that copying back
+	 * what the sandbox did not touch changes nothing on the host: not
+	 * its owner, not a setuid bit. Every copy keeps the source's
+	 * modification time. */
+	bool changed_only;
 	/* What cannot be copied (unreadable, or a FIFO, socket, device) is
 	 * counted in skipped; otherwise it is an error. */
 	bool skip;

@@ -123,6 +123,7 @@ static void run_free(struct run *r)
 	close_fd(&r->oom_fd);
 	close_fd(&r->ids_fd);
 	close_fd(&r->l.notify_wr);
+	close_fd(&r->l.hand_wr);
 	close_fd(&r->to_courier);
 	close_fd(&r->from_courier);
 	ward_cg_close(&r->cg);
@@ -241,7 +242,8 @@ static int prepare(struct run *r, ward_err *err)
 		return -1;
 	p = &r->blob.policy;
 	if (ward_check_policy(p, err) < 0 ||
-	    ward_priv_check_groups(&r->priv, p->identity.keep_groups, err) < 0)
+	    ward_priv_check_groups(
+		&r->priv, p->requirements & WARD_REQ_HOST_GROUPS, err) < 0)
 		return -1;
 	/* NET: can this host and mode enforce the allow-list? */
 	if (p->net.mode != WARD_NET_NONE &&
@@ -331,11 +333,17 @@ static _Noreturn void courier_main(struct run *r, struct ward_courier *c,
 	    .gid = r->have_priv ? r->priv.host_gid : WARD_DEFAULT_HOST_ID,
 	    .parent = parent,
 	};
-	const int keep[] = {c->report_fd,	 r->pipe_rd[0],
-			    r->pipe_rd[1],	 r->outs.stdout_fd,
-			    r->outs.stderr_fd,	 r->outs.export_fd,
-			    r->outs.manifest_fd, c->ws ? c->ws->fd : -1,
-			    c->to_sup,		 c->from_sup};
+	const int keep[] = {c->report_fd,
+			    c->hand,
+			    r->pipe_rd[0],
+			    r->pipe_rd[1],
+			    r->outs.stdout_fd,
+			    r->outs.stderr_fd,
+			    r->outs.export_fd,
+			    r->outs.manifest_fd,
+			    c->ws ? c->ws->fd : -1,
+			    c->to_sup,
+			    c->from_sup};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -378,7 +386,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	static struct ward_courier c;
 	static struct ward_channel_arg *args;
 	const struct ward_policy *p = r->have_blob ? &r->blob.policy : NULL;
-	int to[2], from[2];
+	int to[2], from[2], hand[2] = {-1, -1};
 	pid_t parent = getpid();
 
 	args = calloc(r->cli.nslots ? r->cli.nslots : 1, sizeof(*args));
@@ -404,6 +412,12 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	c.report_fd = r->outs.report_fd;
 	c.have_out = r->have_pipes && p;
 	c.ws = r->outs.have_ws ? &r->outs.ws : NULL;
+	/* init hands the courier the sandbox's writable mounts here. */
+	if (will_run &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hand) < 0)
+		return ward_fail(err, errno, "socketpair for the courier");
+	c.hand = hand[0];
+	r->l.hand_wr = hand[1];
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return ward_fail(err, errno, "pipe to the courier");
 	if (pipe2(from, O_CLOEXEC) < 0) {
@@ -427,6 +441,8 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 		courier_main(r, &c, parent);
 	close(to[0]);
 	close(from[1]);
+	if (hand[0] >= 0)
+		close(hand[0]);
 	r->to_courier = to[1];
 	r->from_courier = from[0];
 	/* Only the courier reads the streams. */
@@ -484,7 +500,7 @@ static int create(struct run *r, ward_err *err)
 		/* An OOM kill anywhere in the run ends all of it, unless the
 		 * policy says the victim alone. */
 		if (ward_limit_is_set(&p->limits, WARD_LIM_MEMORY) &&
-		    !p->limits.oom_process &&
+		    !ward_oom_process(&p->limits) &&
 		    (r->oom_fd = ward_cg_oom_watch(&r->cg, err)) < 0)
 			return -1;
 	}
@@ -508,13 +524,18 @@ static int create(struct run *r, ward_err *err)
 
 static int spawn(struct run *r, ward_err *err)
 {
-	if (ward_spawn(&r->l, &r->child, err) < 0)
-		return -1;
-	r->spawned = true;
-	/* init has its copies; the pipes must end when the sandbox does. */
+	int rc = ward_spawn(&r->l, &r->child, err);
+
+	/* init has its copies; the pipes must end when the sandbox does --
+	 * or now, when there is no sandbox: the courier drains them to
+	 * their end before it hears how the run ended. */
 	close_fd(&r->pipe_wr[0]);
 	close_fd(&r->pipe_wr[1]);
 	close_fd(&r->l.notify_wr);
+	close_fd(&r->l.hand_wr);
+	if (rc < 0)
+		return -1;
+	r->spawned = true;
 	/* v1 has no CLONE_INTO_CGROUP: init joins its cgroups while it is
 	 * held, before it creates the target. */
 	if (r->cg.active && ward_cg_attach_v1(&r->cg, r->child.pid, err) < 0) {
@@ -587,9 +608,11 @@ static void finish(struct run *r)
 		ward_kill_sandbox(&w);
 		waitpid(r->child.pid, NULL, 0);
 	}
-	/* The streams end for the courier with the last writer. */
+	/* The streams end for the courier with the last writer, and so
+	 * does init's socket (there may never have been an init). */
 	close_fd(&r->pipe_wr[0]);
 	close_fd(&r->pipe_wr[1]);
+	close_fd(&r->l.hand_wr);
 	if (r->cg.active)
 		ward_cg_read_stats(&r->cg, &r->facts.stats);
 	read_denials(r);
@@ -782,7 +805,7 @@ int main(int argc, char **argv)
 	r.facts.t.start = ward_now_ns();
 	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.ids_fd = -1;
 	r.adm.slot_fd = -1;
-	r.l.notify_wr = -1;
+	r.l.notify_wr = r.l.hand_wr = -1;
 	r.to_courier = r.from_courier = -1;
 	for (int i = 0; i < 2; i++)
 		r.pipe_rd[i] = r.pipe_wr[i] = -1;

@@ -4,6 +4,7 @@
  */
 #include "courier.h"
 
+#include "fdpass.h"
 #include "report.h"
 #include "verdict.h"
 #include "workspace_empty.h"
@@ -13,6 +14,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static void say(const struct ward_courier *c, uint32_t kind, const char *text)
@@ -44,6 +46,76 @@ static bool hear(const struct ward_courier *c, void *buf, size_t len)
 	return true;
 }
 
+/* ------------------------------------------------------------ mounts */
+
+/* The slot of mount entry i: its host path, from the slots the supervisor
+ * matched. */
+static const char *slot_host(const struct ward_courier *c, const char *name)
+{
+	for (size_t i = 0; i < c->nslots; i++)
+		if (!strcmp(c->slots[i].name, name))
+			return c->slots[i].path;
+	return NULL;
+}
+
+/* A read-write slot's tmpfs, filled from the host as soon as init hands
+ * it, before anything is mounted on it: a mount of the policy's under
+ * the slot then meets what the host directory holds (a planted symlink
+ * where a mountpoint should be is refused by init, as on the host). */
+static void fill(struct ward_courier *c, struct ward_slotfs *m)
+{
+	char reply = WARD_HAND_FILLED;
+	ward_err err = {0};
+
+	if (ward_slotfs_fill(m, &err) < 0) {
+		ward_err_str(&err, m->error, sizeof(m->error));
+		reply = WARD_HAND_FAILED;
+	}
+	/* A reply that cannot be written is init's EOF: it gives up. */
+	(void)!write(c->hand, &reply, 1);
+}
+
+/* One message of init's: a writable mount, or the end of the list. */
+static void on_hand(struct ward_courier *c)
+{
+	const struct ward_policy *p = c->policy;
+	struct ward_hand_msg msg = {0};
+	ssize_t n;
+	int fd;
+
+	n = ward_recv_msg(c->hand, &msg, sizeof(msg), &fd);
+	if (n == (ssize_t)sizeof(msg) && msg.kind == WARD_HAND_MOUNT &&
+	    fd >= 0 && p && msg.index < p->nmounts &&
+	    c->nmounts < WARD_COURIER_MOUNTS) {
+		const struct ward_mount *pm = &p->mounts[msg.index];
+		struct ward_slotfs *m = &c->mounts[c->nmounts++];
+
+		*m = (struct ward_slotfs){.index = msg.index,
+					  .dst = pm->dst,
+					  .size = pm->size,
+					  .fd = fd};
+		if (pm->kind == WARD_MNT_SLOT) {
+			m->name = pm->src;
+			m->host = slot_host(c, pm->src);
+		}
+		if (m->host)
+			fill(c, m);
+		return;
+	}
+	if (fd >= 0)
+		close(fd);
+	/* The end, or anything else: nothing more comes. */
+	close(c->hand);
+	c->hand = -1;
+	c->mounts_done = true;
+}
+
+static void sample_all(struct ward_courier *c)
+{
+	for (size_t i = 0; i < c->nmounts; i++)
+		ward_slotfs_sample(&c->mounts[i]);
+}
+
 /* ------------------------------------------------------------ streams */
 
 static bool streams_done(const struct ward_output *out)
@@ -54,16 +126,27 @@ static bool streams_done(const struct ward_output *out)
 	return true;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
 /* Drain, cap, digest and deliver both streams until every writer is gone
- * (the whole sandbox) and what was kept is delivered. Delivery never
- * blocks the draining: kept bytes wait in a buffer. */
+ * (the whole sandbox) and what was kept is delivered, taking init's
+ * writable mounts meanwhile and reading their use. Delivery never blocks
+ * the draining: kept bytes wait in a buffer. */
 static void pump(struct ward_courier *c)
 {
 	struct ward_output *out = &c->out;
 	bool told = false;
+	uint64_t next = 0;
 
-	while (!streams_done(out)) {
-		struct pollfd pfd[4];
+	while (!streams_done(out) || c->hand >= 0) {
+		struct pollfd pfd[5];
+		int timeout = -1;
 
 		for (int i = 0; i < 2; i++) {
 			pfd[i] = (struct pollfd){-1, POLLIN, 0};
@@ -73,11 +156,22 @@ static void pump(struct ward_courier *c)
 			if (ward_output_pending(out, i) && !out->s[i].dest_file)
 				pfd[2 + i].fd = out->s[i].dest;
 		}
-		if (poll(pfd, 4, -1) < 0) {
+		pfd[4] = (struct pollfd){c->hand, POLLIN, 0};
+		if (c->nmounts) {
+			uint64_t now = now_ms();
+			if (now >= next) {
+				sample_all(c);
+				next = now + WARD_COURIER_SAMPLE_MS;
+			}
+			timeout = (int)(next - now);
+		}
+		if (poll(pfd, 5, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
+		if (pfd[4].revents)
+			on_hand(c);
 		for (int i = 0; i < 2; i++) {
 			if (pfd[i].revents) {
 				ward_output_read(out, i);
@@ -98,6 +192,24 @@ static void pump(struct ward_courier *c)
 			out->s[i].rd = -1;
 		}
 	ward_output_finish(out);
+}
+
+/* After the run: the last reading, the slots back on the host, and the
+ * trace of an EFBIG (a file that ends at `filesize`). */
+static void mounts_after(struct ward_courier *c, bool ran)
+{
+	const struct ward_limits *l = c->policy ? &c->policy->limits : NULL;
+
+	sample_all(c);
+	for (size_t i = 0; ran && i < c->nmounts; i++) {
+		struct ward_slotfs *m = &c->mounts[i];
+
+		ward_slotfs_copy_back(m);
+		if (l && ward_limit_is_set(l, WARD_LIM_FILESIZE))
+			m->at_size = ward_slotfs_at_size(
+			    m->fd, l->value[WARD_LIM_FILESIZE], m->at_size_path,
+			    sizeof(m->at_size_path));
+	}
 }
 
 /* ------------------------------------------------------------ report */
@@ -136,6 +248,8 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .net_checked = f->net_checked,
 	    .channel = &c->ch,
 	    .ws = ws,
+	    .mounts = c->mounts,
+	    .nmounts = c->nmounts,
 	    .error = f->have_error ? f->error : NULL,
 	    .queue = f->queue.used ? &f->queue : NULL,
 	    .t = &f->t,
@@ -154,6 +268,13 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	}
 	if (o && lim) {
 		ward_verdict(o, f->cg.active ? &f->stats : NULL, lim, &verdict);
+		for (size_t i = 0; i < c->nmounts; i++) {
+			if (c->mounts[i].full)
+				verdict.flags |= WARD_R_BIT(WARD_R_DISK_FULL);
+			if (c->mounts[i].at_size)
+				verdict.flags |=
+				    WARD_R_BIT(WARD_R_FILESIZE_LIMIT);
+		}
 		v.name = ward_violation_name(c->policy, &v);
 		rep.verdict = &verdict;
 		rep.reason = ward_reason_name(verdict.reason);
@@ -208,11 +329,12 @@ int ward_courier_run(struct ward_courier *c)
 			say(c, WARD_C_READY, NULL);
 		}
 	}
-	if (c->have_out)
+	if (c->have_out || c->hand >= 0)
 		pump(c);
 	/* Nothing of the sandbox may be read before it is all gone. */
 	if (!hear(c, &gone, 1))
 		return 1;
+	mounts_after(c, gone == WARD_S_GONE_RAN);
 	if (gone == WARD_S_GONE_RAN && c->policy)
 		ward_channel_finish(&c->ch, c->policy);
 	if (c->ws && c->ws->fd >= 0 && !c->ws->keep &&

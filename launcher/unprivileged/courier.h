@@ -9,11 +9,15 @@
  *
  *   before    checks and snapshots the writable slots; says READY (or why
  *             the run must be refused)
+ *   setup     takes the sandbox's writable mounts from init (slotfs.h) and
+ *             fills each read-write slot's tmpfs from its host directory
  *   during    drains, caps, digests and delivers the target's stdout and
- *             stderr; says OUTPUT when a stream passes its ceiling
- *   after     once the supervisor says the sandbox is gone: the file
- *             diff, the exports, the manifest, the workspace emptied;
- *             says EMPTIED
+ *             stderr; says OUTPUT when a stream passes its ceiling; reads
+ *             how full each writable mount is
+ *   after     once the supervisor says the sandbox is gone: the slots'
+ *             tmpfs copied back to their host directories, the file diff,
+ *             the exports, the manifest, the workspace emptied; says
+ *             EMPTIED
  *   report    with the supervisor's facts (facts.h): why the run ended,
  *             the run report, the summary of -v
  *
@@ -28,9 +32,14 @@
 #include "facts.h"
 #include "output.h"
 #include "policy.h"
+#include "slotfs.h"
 
 #include <stdbool.h>
 #include <sys/types.h>
+
+#define WARD_COURIER_MOUNTS 64
+/* How often the writable mounts' use is read while the sandbox runs. */
+#define WARD_COURIER_SAMPLE_MS 50
 
 struct ward_courier {
 	/* What the supervisor knew at the fork (its memory is ours). */
@@ -52,6 +61,12 @@ struct ward_courier {
 	const struct ward_workspace *ws; /* NULL: none */
 	/* To and from the supervisor. */
 	int to_sup, from_sup;
+	/* From init: the writable mounts (facts.h, struct ward_hand_msg);
+	 * -1 once the list has ended. */
+	int hand;
+	struct ward_slotfs mounts[WARD_COURIER_MOUNTS];
+	size_t nmounts;
+	bool mounts_done;
 };
 
 /* The courier's whole life, once the privileges are dropped. Returns the

@@ -47,7 +47,7 @@ void ward_output_init(struct ward_output *o, const struct ward_limits *l,
 		s->dest_file = dests[i] >= 0 && fstat(dests[i], &st) == 0 &&
 			       S_ISREG(st.st_mode);
 		s->cap = limit_or_none(l, caps[i]);
-		s->text = l->text[i];
+		s->text = ward_stream_text(l, i);
 		/* The ceiling follows the most the stream can keep. */
 		eff = min_u64(s->cap, o->total_cap);
 		if (eff == WARD_OUT_NONE)

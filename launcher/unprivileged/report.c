@@ -181,9 +181,27 @@ static const struct {
     {WARD_LIM_STACK, "stack", "bytes", "rlimit RLIMIT_STACK"},
     {WARD_LIM_MEMLOCK, "memlock", "bytes", "rlimit RLIMIT_MEMLOCK"},
     {WARD_LIM_CORE, "core", "bytes", "rlimit RLIMIT_CORE"},
-    {WARD_LIM_STDOUT, "stdout", "bytes", "supervisor: output pipe"},
-    {WARD_LIM_STDERR, "stderr", "bytes", "supervisor: output pipe"},
-    {WARD_LIM_OUTPUT, "output", "bytes", "supervisor: output pipes"},
+    {WARD_LIM_STDOUT, "stdout", "bytes", "courier: output pipe"},
+    {WARD_LIM_STDERR, "stderr", "bytes", "courier: output pipe"},
+    {WARD_LIM_OUTPUT, "output", "bytes", "courier: output pipes"},
+    {WARD_LIM_SIGPENDING, "sigpending", "signals", "rlimit RLIMIT_SIGPENDING"},
+    {WARD_LIM_MSGQUEUE, "msgqueue", "bytes", "rlimit RLIMIT_MSGQUEUE"},
+    {WARD_LIM_INOTIFY_INSTANCES, "inotify-instances", "instances",
+     "user namespace: user.max_inotify_instances"},
+    {WARD_LIM_INOTIFY_WATCHES, "inotify-watches", "watches",
+     "user namespace: user.max_inotify_watches"},
+    {WARD_LIM_FANOTIFY_GROUPS, "fanotify-groups", "groups",
+     "user namespace: user.max_fanotify_groups"},
+    {WARD_LIM_FANOTIFY_MARKS, "fanotify-marks", "marks",
+     "user namespace: user.max_fanotify_marks"},
+    {WARD_LIM_SLOT_SIZE, "slot-size", "bytes",
+     "the size of each read-write slot's tmpfs without its own"},
+    {WARD_LIM_OOM, "oom", "1 = process, 0 = group",
+     "memory.oom.group (cgroup2) or the supervisor (v1)"},
+    {WARD_LIM_STDOUT_MODE, "stdout-mode", "1 = text, 0 = raw",
+     "courier: escaped for display"},
+    {WARD_LIM_STDERR_MODE, "stderr-mode", "1 = text, 0 = raw",
+     "courier: escaped for display"},
 };
 
 static void put_limits(FILE *f, const struct ward_report *r)
@@ -201,10 +219,12 @@ static void put_limits(FILE *f, const struct ward_report *r)
 		enum ward_limit k = limits[i].k;
 		bool set = ward_limit_is_set(l, k);
 		const char *where = limits[i].where;
-		char buf[128];
+		char buf[160];
+		uint64_t v = 0;
 
-		/* core: 0 unless the policy says otherwise. */
-		if (!set && k != WARD_LIM_CORE)
+		/* What applies: the policy's, or the launcher's default
+		 * (common/policy.h: core, memlock, the per-user counters). */
+		if (!ward_limit_effective(l, k, &v))
 			continue;
 		if (!where) {
 			where = "not applied";
@@ -212,22 +232,22 @@ static void put_limits(FILE *f, const struct ward_report *r)
 				if (r->cg->applied[j].limit == k)
 					where = r->cg->applied[j].where;
 		} else if (k == WARD_LIM_CPUTIME) {
-			uint64_t ms = l->value[k];
-
 			snprintf(
 			    buf, sizeof(buf),
 			    "rlimit RLIMIT_CPU %llu s (rounded up)",
-			    (unsigned long long)(ms / 1000 + (ms % 1000 != 0)));
+			    (unsigned long long)(v / 1000 + (v % 1000 != 0)));
 			where = buf;
-		} else if (k == WARD_LIM_CORE && !set) {
-			where = "rlimit RLIMIT_CORE (ward's default)";
+		} else if (!set) {
+			snprintf(buf, sizeof(buf), "%s (ward's default)",
+				 where);
+			where = buf;
 		}
 		fprintf(f,
 			"%s{\"limit\": \"%s\", \"value\": %llu, \"unit\": "
-			"\"%s\", \"enforced_by\": ",
+			"\"%s\", \"default\": %s, \"enforced_by\": ",
 			first ? "" : ", ", limits[i].name,
-			(unsigned long long)(set ? l->value[k] : 0),
-			limits[i].unit);
+			(unsigned long long)v, limits[i].unit,
+			set ? "false" : "true");
 		ward_json_str(f, where);
 		fputc('}', f);
 		first = false;
@@ -238,6 +258,48 @@ static void put_limits(FILE *f, const struct ward_report *r)
 static uint64_t tv_usec(const struct timeval *tv)
 {
 	return (uint64_t)tv->tv_sec * 1000000 + (uint64_t)tv->tv_usec;
+}
+
+/* Each writable mount: its size, its use at the end and at most (read
+ * every WARD_COURIER_SAMPLE_MS and at the end), whether it was full, and
+ * for a slot what was copied in and back (slotfs.h). */
+static void put_mounts(FILE *f, const struct ward_report *r)
+{
+	fputc('[', f);
+	for (size_t i = 0; i < r->nmounts; i++) {
+		const struct ward_slotfs *m = &r->mounts[i];
+
+		fprintf(f, "%s{\"path\": ", i ? ", " : "");
+		ward_json_str(f, m->dst);
+		fprintf(f,
+			", \"kind\": \"%s\", \"size\": %llu, \"bytes_end\": "
+			"%llu, \"bytes_peak\": %llu, \"full\": %s",
+			m->host ? "slot" : "tmpfs", (unsigned long long)m->size,
+			(unsigned long long)m->used_end,
+			(unsigned long long)m->used_peak,
+			m->full ? "true" : "false");
+		fputs(", \"file_at_filesize\": ", f);
+		ward_json_str(f, m->at_size ? m->at_size_path : NULL);
+		if (m->host)
+			fprintf(f,
+				", \"copied_in\": {\"files\": %llu, \"bytes\": "
+				"%llu, \"skipped\": %llu}, \"copied_back\": "
+				"{\"files\": %llu, \"bytes\": %llu, "
+				"\"skipped\": %llu, \"unchanged\": %llu}, "
+				"\"deleted_inside_kept\": %llu",
+				(unsigned long long)m->in.files,
+				(unsigned long long)m->in.bytes,
+				(unsigned long long)m->in.skipped,
+				(unsigned long long)m->back.files,
+				(unsigned long long)m->back.bytes,
+				(unsigned long long)m->back.skipped,
+				(unsigned long long)m->back.unchanged,
+				(unsigned long long)m->kept_deleted);
+		fputs(", \"error\": ", f);
+		ward_json_str(f, m->error[0] ? m->error : NULL);
+		fputc('}', f);
+	}
+	fputc(']', f);
 }
 
 static void put_peaks(FILE *f, const struct ward_report *r)
@@ -296,9 +358,11 @@ static void put_peaks(FILE *f, const struct ward_report *r)
 			 st ? st->throttled_usec : 0);
 	fprintf(f,
 		", \"wall_ms\": %llu, \"timers\": {\"sigterm_sent\": %s, "
-		"\"ended_by_backstop\": %s}}",
+		"\"ended_by_backstop\": %s}, \"mounts\": ",
 		(unsigned long long)o->wall_ms, o->term_sent ? "true" : "false",
 		o->backstop ? "true" : "false");
+	put_mounts(f, r);
+	fputc('}', f);
 }
 
 static void put_stream(FILE *f, const struct ward_stream *s)

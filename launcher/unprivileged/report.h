@@ -15,6 +15,7 @@
 #include "json.h"
 #include "output.h"
 #include "policy.h"
+#include "slotfs.h"
 #include "util.h"
 #include "verdict.h"
 
@@ -56,7 +57,9 @@ struct ward_report {
 	/* The output channel (channel.h): workspace, file diff, export;
 	 * NULL: all three null. */
 	const struct ward_channel *channel;
-	const struct ward_workspace *ws; /* NULL: no workspace */
+	const struct ward_workspace *ws;  /* NULL: no workspace */
+	const struct ward_slotfs *mounts; /* the writable mounts, measured */
+	size_t nmounts;
 	/* Admission and the steps' timings (facts.h). */
 	const struct ward_queue *queue; /* NULL: no ceiling applied */
 	const struct ward_timings *t;	/* NULL: no timings */

@@ -20,6 +20,8 @@ static const char *const names[WARD_R_COUNT] = {
     [WARD_R_EXEC_FAILED] = "exec_failed",
     [WARD_R_LAUNCHER_ERROR] = "launcher_error",
     [WARD_R_QUEUE_TIMEOUT] = "queue_timeout",
+    [WARD_R_DISK_FULL] = "disk_full",
+    [WARD_R_FILESIZE_LIMIT] = "filesize_limit",
 };
 
 const char *ward_reason_name(enum ward_reason r)

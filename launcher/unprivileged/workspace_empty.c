@@ -54,6 +54,8 @@ void ward_workspace_json(FILE *f, const struct ward_workspace *ws)
 	ward_json_bytes(f, (const uint8_t *)ws->id, strlen(ws->id));
 	fputs(",\"path\":", f);
 	ward_json_bytes(f, (const uint8_t *)ws->path, strlen(ws->path));
+	fputs(",\"base_filesystem\":", f);
+	ward_json_str(f, ws->base_fs[0] ? ws->base_fs : NULL);
 	ward_rfc3339(&ws->created, t, sizeof(t));
 	fprintf(f, ",\"created\":\"%s\",\"destroyed\":", t);
 	if (ws->destroyed.tv_sec && !ws->keep) {

@@ -189,8 +189,11 @@ life_check() { # BEFORE: prints what outlived the run
 	left=$(find /tmp /var/tmp /dev/shm /run -mindepth 1 -maxdepth 1 -user "$HUID" \
 		-newer "$CASE_T/stamp" 2>/dev/null | tr '\n' ' ')
 	[ -n "$left" ] && printf 'files of the sandbox uid left: %s; ' "$left"
-	left=$(find /run/ward "/tmp/ward-$HUID" "/tmp/ward-$NOBODY" -mindepth 1 -maxdepth 1 \
-		-newer "$CASE_T/stamp" 2>/dev/null | tr '\n' ' ')
+	# The workspaces of this case's own runs, by the paths their reports
+	# give (other ward runs may share the machine: theirs are not judged).
+	left=$(for r in "$CASE_T"/rep/*.json; do
+		[ -f "$r" ] && jq -r '.workspace.path // empty' "$r" 2>/dev/null
+	done | while read -r w; do [ -e "$w" ] && echo "$w"; done | tr '\n' ' ')
 	[ -n "$left" ] && printf 'workspaces left: %s; ' "$left"
 	return 0
 }

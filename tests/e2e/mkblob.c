@@ -211,6 +211,9 @@ static void item(char *a)
 		m->src = f[0];
 		m->flags = flags_of(f[2]);
 		m->mode = 0;
+		/* a read-write slot is a tmpfs of a size (spec 3.5) */
+		if (a[0] == 's' && (m->flags & WARD_MNT_F_RW))
+			m->size = WARD_SLOT_SIZE_DEFAULT;
 	} else if (!strncmp(a, "tmpfs:", 6)) {
 		split(a + 6, f, 3);
 		if (!f[1])

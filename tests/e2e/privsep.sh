@@ -119,3 +119,83 @@ if [ "$(stat -c %u "$T/exp")" = 0 ] && [ "$huid" -ge 2097152000 ] &&
 else
 	fail root/privsep-export-dir-given-back "$(stat -c '%n %u' "$T/exp" "$T/exp"/*)"
 fi
+
+# ---- what ward writes for the caller is only a file it creates (O_EXCL,
+# O_NOFOLLOW): a planted symlink or file is refused, and --replace removes
+# only a regular file of the caller's own.
+cat >"$T/q.ward" <<'EOF'
+ward 1;
+policy plain;
+use base;
+identity { user 1000; group 1000; }
+net none;
+limits { wall 20s; }
+syscalls default allow { }
+EOF
+"$WARDC" compile "$T/q.ward" -o "$T/q.wardb" >"$T/wardc.log" 2>&1 ||
+	fail root/privsep-plain-compile "$(head -c 300 "$T/wardc.log")"
+chmod 644 "$T/q.wardb"
+qrun() { # WARD-OPTIONS...: a run of /bin/true under q.wardb, status in qrc
+	ASAN_OPTIONS=detect_leaks=0 timeout 60 "$WARD" "$@" "$T/q.wardb" -- /bin/true \
+		>"$T/q.out" 2>"$T/q.err"
+	qrc=$?
+}
+echo untouched >"$T/victim"
+ln -s "$T/victim" "$T/planted.json"
+qrun --report "$T/planted.json"
+if [ "$qrc" = 125 ] && [ "$(cat "$T/victim")" = untouched ] &&
+	grep -q -- "--report $T/planted.json" "$T/q.err"; then
+	pass root/report-planted-symlink-refused
+else
+	fail root/report-planted-symlink-refused "rc=$qrc victim=$(cat "$T/victim") $(head -c 300 "$T/q.err")"
+fi
+qrun --replace --report "$T/planted.json"
+if [ "$qrc" = 125 ] && [ -L "$T/planted.json" ] && [ "$(cat "$T/victim")" = untouched ] &&
+	grep -q "removes only a regular file of yours" "$T/q.err"; then
+	pass root/report-planted-symlink-not-replaced
+else
+	fail root/report-planted-symlink-not-replaced "rc=$qrc $(head -c 300 "$T/q.err")"
+fi
+echo old >"$T/exists.json"
+qrun --report "$T/exists.json"
+if [ "$qrc" = 125 ] && [ "$(cat "$T/exists.json")" = old ] && grep -q "the file exists" "$T/q.err"; then
+	pass root/report-existing-file-refused
+else
+	fail root/report-existing-file-refused "rc=$qrc $(head -c 300 "$T/q.err")"
+fi
+# The control of the two above: --replace does replace a file of one's own.
+qrun --replace --report "$T/exists.json"
+if [ "$qrc" = 0 ] && [ "$(jq -r .reason "$T/exists.json" 2>/dev/null)" = exited ]; then
+	pass root/report-replace-own-file
+else
+	fail root/report-replace-own-file "rc=$qrc $(head -c 300 "$T/q.err")"
+fi
+echo theirs >"$T/theirs.json"
+chown 65534:65534 "$T/theirs.json"
+qrun --replace --report "$T/theirs.json"
+if [ "$qrc" = 125 ] && [ "$(cat "$T/theirs.json")" = theirs ]; then
+	pass root/report-others-file-not-replaced
+else
+	fail root/report-others-file-not-replaced "rc=$qrc $(head -c 300 "$T/q.err")"
+fi
+
+# ---- what is lent for a run is given back: an export directory and a
+# read-write slot belong to the run's host ids during the run only; their
+# owner and mode are the caller's again afterwards (docs/spec.md 3.2).
+mkdir "$T/exp2" "$T/slot2"
+chown 1234:1235 "$T/exp2" "$T/slot2"
+chmod 0750 "$T/exp2"
+chmod 0700 "$T/slot2"
+ASAN_OPTIONS=detect_leaks=0 timeout 60 "$WARD" --report "$T/r2.json" \
+	--export-dir "$T/exp2" --slot output="$T/slot2" "$T/p.wardb" -- \
+	/bin/sh -c 'echo lent >/output/lent.txt' >"$T/out2" 2>&1
+rc=$?
+huid=$(jq -r .identity.host_uid "$T/r2.json" 2>/dev/null)
+got="$(stat -c '%u:%g %a' "$T/exp2") $(stat -c '%u:%g %a' "$T/slot2")"
+if [ "$rc" = 0 ] && [ "$got" = "1234:1235 750 1234:1235 700" ] &&
+	[ "$(cat "$T/slot2/lent.txt" 2>/dev/null)" = lent ] &&
+	[ "$(stat -c %u "$T/slot2/lent.txt")" = "$huid" ] && [ "$huid" != 1234 ]; then
+	pass root/privsep-lent-and-given-back
+else
+	fail root/privsep-lent-and-given-back "rc=$rc got=[$got] huid=$huid $(head -c 300 "$T/out2")"
+fi

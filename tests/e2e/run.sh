@@ -587,6 +587,11 @@ if ! BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" CC="$CC" \
 	failures=$((failures + 1))
 fi
 
+# Every limit on the record: disk full, filesize, peaks per mount, slots.
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/outcomes.sh" >"$T/outcomes.out" 2>&1
+cat "$T/outcomes.out"
+grep -q '^FAIL' "$T/outcomes.out" && failures=$((failures + 1))
+
 # Root never reads what the sandbox wrote (privilege separation).
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/privsep.sh" >"$T/privsep.out" 2>&1
 cat "$T/privsep.out"

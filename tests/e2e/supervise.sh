@@ -229,7 +229,7 @@ if [ "$(q .reason)" = cpu_time ] && [ "$ms" -lt 15000 ] &&
 	q .limits[].enforced_by | grep -qx 'rlimit RLIMIT_CPU 1 s (rounded up)'; then
 	pass "root/cputime-cpu_time (${ms}ms)"
 else
-	fail root/cputime-cpu_time "$(why)"
+	fail root/cputime-cpu_time "cpu=$(q .peaks.cpu_user_usec)+$(q .peaks.cpu_system_usec)us ($(q .peaks.cpu_source)) $(why)"
 fi
 
 # ------------------------------------------------------------ pids
@@ -516,7 +516,7 @@ PY
 	launch --slot input="$T/in" --slot output="$T/out" "$T/python.wardb" -- /usr/bin/python3 /input/main.py
 	if [ "$rc" = 0 ] && [ "$(cat "$T/out/stats.json" 2>/dev/null)" = '{"n": 3, "mean": 7.333333333333333}' ] &&
 		[ "$(q .reason)" = exited ] && [ "$(q .identity.seccomp.kill_listener)" = true ] &&
-		[ "$(q '[.limits[].limit] | join(",")')" = "memory,swap,cpu,pids,wall,grace,cputime,nofile,filesize,core,stdout,stderr,output" ]; then
+		[ "$(q '[.limits[].limit] | join(",")')" = "memory,swap,cpu,pids,wall,grace,cputime,nofile,filesize,memlock,core,stdout,stderr,output,sigpending,msgqueue,inotify-instances,inotify-watches,fanotify-groups,fanotify-marks,stdout-mode,stderr-mode" ]; then
 		pass root/stdlib-python-csv-to-stats
 	else
 		fail root/stdlib-python-csv-to-stats "$(cat "$T/out/stats.json" 2>/dev/null) $(why)"

@@ -4,7 +4,7 @@ on the output of `exportctl run` (or `export`) and print one line, "PASS
 exporter/NAME" or "FAIL exporter/NAME: the first expression that is false".
 
 In the expressions: m is the manifest, d the diff, w the workspace (None
-for `export`), e(PATH) the manifest entry of PATH (None if absent),
+for `export`), r the whole run report (None for `export`), e(PATH) the manifest entry of PATH (None if absent),
 why(PATH) its reason, verdict(PATH) its verdict, exported() the sorted
 paths exported. The output must be valid JSON, with no raw control byte.
 """
@@ -27,6 +27,7 @@ def main():
     m = doc.get("manifest", doc)
     d = doc.get("diff")
     w = doc.get("workspace")
+    r = doc.get("report")
     entries = {x["path"]: x for x in m["entries"]}
 
     def e(p):
@@ -41,7 +42,7 @@ def main():
     def exported():
         return sorted(x["path"] for x in m["entries"] if x["verdict"] == "exported")
 
-    env = dict(m=m, d=d, w=w, e=e, why=why, verdict=verdict, exported=exported)
+    env = dict(m=m, d=d, w=w, r=r, e=e, why=why, verdict=verdict, exported=exported)
     for x in exprs:
         try:
             ok = eval(x, env)

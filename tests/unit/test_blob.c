@@ -702,8 +702,8 @@ static void test_refuse_arch(void **state)
 
 static void test_refuse_header_fields(void **state)
 {
-	edit32(16, WARD_REQ_ALL | (1u << 7), true,
-	       "blob: unknown requirement bits 0x80");
+	edit32(16, WARD_REQ_ALL | (1u << 8), true,
+	       "blob: unknown requirement bits 0x100");
 	edit32(16, 0x80000000u, true,
 	       "blob: unknown requirement bits 0x80000000");
 	edit32(20, 1, true, "blob: header reserved field is not zero");
@@ -1042,7 +1042,7 @@ struct pcase {
 
 /* header, through the policy */
 EDIT(e_arch, s->p.arch = s->p.seccomp.arch = 3)
-EDIT(e_req, s->p.requirements |= 1u << 7)
+EDIT(e_req, s->p.requirements |= 1u << 8)
 /* meta */
 EDIT(e_name_empty, s->p.meta.policy_name = "")
 EDIT(e_name_char, s->p.meta.policy_name = "py thon")
@@ -1155,7 +1155,7 @@ EDIT(e_cmp_mask, s->cmps[0].mask = 1)
 #define ST "blob: section "
 static struct pcase pcases[] = {
     {"arch", e_arch, "blob: unknown arch 0x00000003"},
-    {"requirements", e_req, "blob: unknown requirement bits 0x80"},
+    {"requirements", e_req, "blob: unknown requirement bits 0x100"},
     {"policy name empty", e_name_empty, ST "0 (meta): policy name is empty"},
     {"policy name char", e_name_char,
      ST "0 (meta): policy name contains a character outside "
@@ -1270,7 +1270,7 @@ static struct pcase pcases[] = {
     {"tmpfs with source", e_src_tmpfs,
      ST "3 (mounts) entry 3: this kind of mount takes no source or "
 	"contents"},
-    {"limit key 22", e_lim_key, ST "4 (limits) entry 22: unknown limit key 22"},
+    {"limit key 26", e_lim_key, ST "4 (limits) entry 26: unknown limit key 26"},
     {"limit key 63", e_lim_key63,
      ST "4 (limits) entry 0: unknown limit key 63"},
     {"net mode", e_net_mode, ST "5 (network): unknown network mode 2"},
@@ -1409,6 +1409,10 @@ static const struct {
     {"inotify-watches", 0, 16777216},
     {"fanotify-groups", 0, 65536},
     {"fanotify-marks", 0, 16777216},
+    {"slot-size", 1ull << 20, 1ull << 40},
+    {"oom", 0, 1},
+    {"stdout-mode", 0, 1},
+    {"stderr-mode", 0, 1},
 };
 
 static void limit_fails(int k, uint64_t v)

@@ -515,7 +515,7 @@ static void test_unexpected_words(void **state)
 		    "action (`allow`, `log`, `errno`, `trap`, `kill`) or `}`");
 	check_first("ward 1;\nidentity { uid 1; }\n",
 		    "t.ward:2:12: error: unexpected name `uid`; expected an "
-		    "identity item (`user`, `group`, `hostname`, "
+		    "identity item (`user`, `group`, `groups`, `hostname`, "
 		    "`capabilities`, `workdir`) or `}`");
 	check_first("ward 1;\nnet { hots x = 1.2.3.4; }\n",
 		    "t.ward:2:7: error: unexpected name `hots`; expected a "

@@ -10,9 +10,9 @@
 # expect: every masked file reads empty and the masked directories are
 #   empty; neither the host's command line nor its boot id nor a symbol
 #   name is in any output; mountinfo shows the input slot at `/` of an
-#   overlay, without its host path; the write fails with EROFS. (The
-#   output slot, writable, still shows its host path: not hidden, see
-#   docs/spec.md 3.5.)
+#   overlay, without its host path, and the output slot as a tmpfs,
+#   without its host path either (a writable slot is a tmpfs the courier
+#   fills and copies back); the write fails with EROFS
 # control: outside, as the sandbox's host user, the same script reads the
 #   host's command line, boot id and kallsyms names; and a bind of the
 #   input directory in a private mount namespace (unshare -m, as root)
@@ -70,6 +70,10 @@ PY
 	# directory is named ward-attack.*)
 	check "mountinfo names no host path of the input slot" \
 		not_in_out "$IN"
+	check "mountinfo: the output slot is a tmpfs at /; $(grep ' /output ' "$SO")" \
+		grep -qE '^mountinfo [0-9]+ [0-9]+ [0-9:]+ / /output .* - tmpfs ' "$SO"
+	check "mountinfo names no host path of the output slot" \
+		not_in_out "$OUTD"
 	check "... nor of the harness's directory" not_in_out "ward-attack."
 	check "/proc/sys is read-only; $(why)" so_has "write-hostname EROFS"
 	# The controls.

@@ -30,17 +30,8 @@ sys.stdout.flush()
 time.sleep(float(sys.argv[1]))
 PY
 	sbx -b -e "WARD_ATTACK_ENV=$MARK-env" -- python3 /input/init_cmdline.py 2 "$MARK-arg"
-	for i in $(seq 50); do
-		for p in $(pgrep -f -- "$MARK-arg"); do
-			# ward, in the host's pid namespace only (init is a
-			# clone of ward, but is also pid 1 of its own)
-			[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$WARD")" ] &&
-				[ "$(awk '$1 == "NSpid:" { print NF }' "/proc/$p/status")" = 2 ] &&
-				sup=$p
-		done
-		[ -n "$sup" ] && break
-		sleep 0.1
-	done
+	find_supervisor "$MARK-arg"
+	sup=$SUP
 	# The control: the supervisor, whose clone init is, on the host.
 	tr '\0' ' ' <"/proc/$sup/cmdline" >"$CASE_T/sup-cmdline" 2>/dev/null
 	sbx_wait

@@ -601,6 +601,30 @@ static void read_fds(void)
 		printf("fds none\n");
 }
 
+/* fill PATH BYTES: a text file of BYTES bytes (lines of 64), for the
+ * export's caps. */
+static int fill(const char *path, unsigned long long n)
+{
+	static char buf[65536];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0)
+		return -1;
+	for (size_t k = 0; k < sizeof buf; k++)
+		buf[k] = k % 64 == 63 ? '\n' : 'a' + k % 26;
+	while (n > 0) {
+		size_t len = n < sizeof buf ? (size_t)n : sizeof buf;
+		ssize_t w = write(fd, buf, len);
+
+		if (w <= 0) {
+			close(fd);
+			return -1;
+		}
+		n -= (unsigned long long)w;
+	}
+	return close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
@@ -640,6 +664,9 @@ int main(int argc, char **argv)
 			int fd = open(a1, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 			say(c, fd < 0 ? -1 : write(fd, a2, strlen(a2)));
+			i += 2;
+		} else if (!strcmp(c, "fill")) { /* PATH BYTES: text lines */
+			say(c, fill(a1, strtoull(a2, NULL, 0)));
 			i += 2;
 		} else if (!strcmp(c, "link")) { /* OLD NEW */
 			say(c, link(a1, a2));
@@ -785,6 +812,15 @@ int main(int argc, char **argv)
 				usleep(100000);
 			say(c, access(a1, F_OK));
 			i += 2;
+		} else if (!strcmp(c, "waitline")) { /* SECS: a line on stdin */
+			struct pollfd w = {0, POLLIN, 0};
+			char line[64];
+
+			say(c, poll(&w, 1, atoi(a1) * 1000) == 1 &&
+				       read(0, line, sizeof(line)) > 0
+				   ? 0
+				   : -1);
+			i++;
 		} else if (!strcmp(c,
 				   "pidfile")) { /* PATH: kill the pid in it */
 			FILE *f = fopen(a1, "r");

@@ -157,6 +157,43 @@ sbx_wait() {
 	rc=$?
 }
 
+# find_supervisor MARK: the pid of the supervisor of the run whose command
+# line holds MARK, waiting up to 5 s for it ($SUP, empty if none). ward's
+# other processes carry the same command line (the courier and the
+# reclaimers are forks of the supervisor, init a clone of it that is also
+# pid 1 of its own namespace): the supervisor is the one in the host's pid
+# namespace only whose parent is not ward.
+find_supervisor() {
+	local i p pp w
+	w=$(readlink -f "$WARD")
+	SUP=
+	for i in $(seq 100); do
+		for p in $(pgrep -f -- "$1"); do
+			pp=$(awk '$1 == "PPid:" { print $2 }' "/proc/$p/status" 2>/dev/null)
+			[ "$(readlink "/proc/$p/exe")" = "$w" ] &&
+				[ "$(awk '$1 == "NSpid:" { print NF }' "/proc/$p/status")" = 2 ] &&
+				[ "$(readlink "/proc/$pp/exe")" != "$w" ] && SUP=$p
+		done
+		[ -n "$SUP" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# ctl_fifo: a FIFO for `sbx -s "$CTL_FIFO"`, the one live channel from the
+# harness into a running sandbox (the slots are copies: docs/spec.md
+# 1.7.3). The harness holds it open read-write (fd CTL_FD), so ward's open
+# of it does not wait and its reader sees no end of file before the case's
+# own end. `ctl_say LINE` writes one line to it.
+ctl_fifo() {
+	CTL_FIFO="$CASE_T/ctl.fifo"
+	rm -f "$CTL_FIFO"
+	mkfifo -m 666 "$CTL_FIFO" || fail "mkfifo $CTL_FIFO"
+	exec {CTL_FD}<>"$CTL_FIFO"
+	at_exit "exec $CTL_FD>&-"
+}
+ctl_say() { printf '%s\n' "$1" >&"$CTL_FD"; }
+
 # blob_slots BLOB: the slot names a blob declares (cached per blob).
 blob_slots() {
 	local c="$1.slots"

@@ -47,17 +47,8 @@ attack() {
 	kill -STOP "$ctl"
 	t0=$(date +%s%N)
 	sbx -b -p backstop -- python3 -c 'import time; time.sleep(60)' "$MARK-sbx"
-	for i in $(seq 100); do
-		for p in $(pgrep -f -- "$MARK-sbx"); do
-			# ward, in the host's pid namespace only (init is a
-			# clone of ward, but is also pid 1 of its own)
-			[ "$(readlink "/proc/$p/exe")" = "$(readlink -f "$WARD")" ] &&
-				[ "$(awk '$1 == "NSpid:" { print NF }' "/proc/$p/status")" = 2 ] &&
-				sup=$p
-		done
-		[ -n "$sup" ] && break
-		sleep 0.02
-	done
+	find_supervisor "$MARK-sbx"
+	sup=$SUP
 	[ -n "$sup" ] || { fail "the supervisor was not found"; return; }
 	# Stopped once the sleeper runs (before, init would still wait for
 	# its release, and nothing would run at all).

@@ -1,0 +1,42 @@
+# attack: identity/supplementary-groups
+# boundary: identity
+# profile: python
+# modes: rootless
+# what: a caller with a supplementary group (here adm, gid 4) starts ward
+#   rootless; an unprivileged user namespace cannot drop it (setgroups is
+#   denied), so the sandbox would read files of that group: the program
+#   reads a root:adm 0640 file in its input slot
+# expect: ward refuses to run (exit 125) with a message that names the
+#   group and the way out (setpriv --clear-groups); the file's content
+#   appears nowhere
+# control: the same caller under a test policy that says `groups keep;`
+#   (that one line added) reads the file, and the report's measured
+#   identity lists the group
+# if it fails: ward_priv_check_groups (launcher/core/privilege.c), the
+#   policy's `groups` (identity)
+
+attack() {
+	local secret
+	secret="adm-only-$(rand_hex 8)"
+	printf '%s\n' "$secret" >"$IN/adm.log"
+	chown 0:4 "$IN/adm.log" && chmod 0640 "$IN/adm.log"
+	outside -u root -- setpriv --reuid="$HUID" --regid="$HUID" --groups=4 \
+		"$WARD" --report "$CASE_T/rep/groups.json" --slot "input=$IN" \
+		--slot "output=$OUTD" "$(policy_path python)" -- /bin/cat /input/adm.log
+	check "ward refused (exit 125); control rc=$crc" test "$crc" = 125
+	check "the message names the group and the way out: $(head -c 300 "$CE")" \
+		sh -c "grep -q 'adm (4)' '$CE' && grep -q 'clear-groups' '$CE'"
+	check "the file's content appears nowhere" \
+		sh -c "! grep -rqaF '$secret' '$CO' '$CE' '$OUTD' '$CASE_T/rep/groups.json'"
+	derive_policy groups-keep python -e '$a identity { groups keep; }' || {
+		fail "the test policy does not compile: $(head -c 300 "$T/pol/err")"
+		return
+	}
+	outside -u root -- setpriv --reuid="$HUID" --regid="$HUID" --groups=4 \
+		"$WARD" --report "$CASE_T/rep/keep.json" --slot "input=$IN" \
+		--slot "output=$OUTD" "$T/pol/groups-keep.wardb" -- /bin/cat /input/adm.log
+	control "with groups keep, the sandbox reads the file (rc $crc)" co_has "$secret"
+	control "and the report lists the group" \
+		jq -e '.identity.groups | length > 0' "$CASE_T/rep/keep.json"
+	rm -f "$IN/adm.log"
+}
