@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * admission.h: the host's ceiling on sandboxes that exist at once, and the
- * first-come, first-served queue in front of it (docs/spec.md 3.9).
+ * first-come, first-served queue in front of it (docs/spec.md 3.10).
  *
  * A queue is a directory of empty files that nobody writes:
  *

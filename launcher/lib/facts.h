@@ -229,7 +229,7 @@ struct ward_workspace {
 /* ------------------------------------------------------------ admission */
 
 /* The run's place in the host's queue of sandboxes (admission.c; docs/
- * spec.md 3.9). */
+ * spec.md 3.10). */
 struct ward_queue {
 	bool used;	      /* a ceiling applied (not --max-sandboxes 0) */
 	unsigned ceiling;     /* sandboxes at once, in this queue */

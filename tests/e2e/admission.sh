@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/e2e/admission.sh: the host's ceiling on concurrent sandboxes and
-# the queue in front of it (docs/spec.md 3.9), observed from outside: a
+# the queue in front of it (docs/spec.md 3.10), observed from outside: a
 # watcher counts the pid namespaces of the runs' init processes while
 # they exist. Run from tests/e2e/run.sh. One line per test: "PASS name",
 # "FAIL name: why" or "SKIP name: why".
