@@ -543,11 +543,14 @@ static int spawn(struct run *r, ward_err *err)
 		r->spawned = false;
 		return -1;
 	}
+	/* Marked before the release, not after: once released, init can
+	 * reach the target's own mark (the report's "exec") before this
+	 * process runs again, on a loaded machine (exec was then null). */
+	r->facts.t.released = ward_now_ns();
 	if (ward_release(&r->child, err) < 0) {
 		r->spawned = false;
 		return -1;
 	}
-	r->facts.t.released = ward_now_ns();
 	return 0;
 }
 
