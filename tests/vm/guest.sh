@@ -18,6 +18,10 @@ mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts || echo "VM: no dev
 mount -t tmpfs -o mode=1777 tmpfs /dev/shm || echo "VM: no /dev/shm"
 mount -t cgroup2 cgroup2 /sys/fs/cgroup || echo "VM: no cgroup2"
 hostname ward-vm
+# Overcommit as a host with more memory than the VM's 2 GiB would: the
+# memory bomb's one 8 GB list is refused at once otherwise (MemoryError)
+# instead of growing into its cgroup's limit.
+echo 1 >/proc/sys/vm/overcommit_memory || echo "VM: no overcommit"
 ip link set lo up 2>/dev/null
 
 done_() {

@@ -109,7 +109,8 @@ cg_mem_peak() { # DIR: the highest memory use, in bytes
 }
 cg_cpu_ns() { # DIR: the CPU time used, in ns
 	if [ "$CG_V2" = 1 ]; then
-		awk '$1 == "usage_usec" { print $2 * 1000 }' "$1/cpu.stat"
+		# (printf: print would write 1.3e+10, which $(( )) refuses)
+		awk '$1 == "usage_usec" { printf "%.0f\n", $2 * 1000 }' "$1/cpu.stat"
 	else
 		cat "$1/cpuacct.usage"
 	fi
