@@ -383,15 +383,24 @@ else
 fi
 
 # SIGTERM, SIGINT, SIGHUP to the supervisor: the sandbox is killed, the
-# report written, the exit status 128+N
+# report written, the exit status 128+N. Sent once the target runs (a
+# signal init gets during its setup has no handler to meet, and under
+# qemu's TCG, tests/vm, setup takes most of a second), with a wall that
+# cannot end the run first.
+compile sigwall "wall 30s; memory 64M;" "" || exit 1
 for s in TERM:15 INT:2 HUP:1; do
 	n=${s#*:}
 	s=${s%:*}
 	rm -f "$T/out/sig.json"
 	# shellcheck disable=SC2086
-	"$WARD" $CGARGS --report "$T/out/sig.json" "$T/wall.wardb" -- /bin/sleep 30 >/dev/null 2>&1 &
+	"$WARD" $CGARGS --report "$T/out/sig.json" "$T/sigwall.wardb" -- \
+		/probe/probe sleep 30 "$marker-s$s" >/dev/null 2>&1 &
 	sup=$!
-	sleep 0.4
+	i=0
+	while ! pgrep -f "^/probe/probe sleep 30 $marker-s$s" >/dev/null && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	kill -$s $sup
 	wait $sup
 	rc=$?
