@@ -136,7 +136,7 @@ WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
-.PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh $(SUITES) demo fuzz fuzz-replay \
+.PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh test-vm $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:
 
@@ -150,7 +150,7 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
 	crun runc nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
-	debootstrap
+	debootstrap qemu-system-x86 linux-image-amd64 busybox-static cpio
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
@@ -274,6 +274,11 @@ test-fuzz test-install: all-tests
 # The fresh-machine suite builds in a Debian root of its own (not in check).
 test-fresh:
 	@sh tests/run.sh fresh
+# The cgroup parts of the suites on a second kernel, pure cgroup v2, under
+# qemu (tests/vm; not in check): the normal build, which TCG runs faster
+# than the sanitizers'.
+test-vm: all
+	@BUILD=$(BUILD) sh tests/run.sh vm
 
 # ---------------------------------------------------------------- tcb
 # The privileged core: every file of what runs as root or before the

@@ -38,6 +38,15 @@ int ward_fail(ward_err *err, int code, const char *fmt, ...)
 /* "msg: strerror(code)" or "msg" into buf; returns buf. */
 const char *ward_err_str(const ward_err *err, char *buf, size_t len);
 
+/* A duration as the language writes it: 12s, 500ms, 2m, 1h, 1.5s (at most
+ * three decimals, a whole number of ms). Returns 0 or -1. */
+int ward_parse_duration_ms(const char *s, uint64_t *ms);
+
+/* T_queue: how long ward waits by default for one of the host's sandbox
+ * slots before it refuses the run (--queue-timeout), and so what `wardc
+ * explain`'s budget counts for queueing (the first seed's 12 s). */
+#define WARD_QUEUE_TIMEOUT_MS 12000
+
 #define WARD_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 static inline void ward_freep(void *p)

@@ -337,7 +337,7 @@ _ward()
 		_ward_reply "${out[*]}"
 		return 0
 		;;
-	--report | --stdout | --stderr | --manifest | --export-dir | --workspace-base)
+	--report | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir)
 		_ward_files "$lead" "$val" ""
 		return 0
 		;;
@@ -367,13 +367,13 @@ _ward()
 		_ward_reply "$lead${sum%% *}"
 		return 0
 		;;
-	--host-uid | --host-gid)
+	--host-uid | --host-gid | --max-sandboxes | --queue-timeout)
 		return 0
 		;;
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 

@@ -12,13 +12,14 @@
 #include "doc.h"
 #include "policy.h"
 #include "pool.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define WARD_BUDGET_RETRIES	3     /* the seed: a first run and 3 more */
-#define WARD_BUDGET_QUEUE_MS	12000 /* the seed: 12 s of queue and start */
+#define WARD_BUDGET_QUEUE_MS	WARD_QUEUE_TIMEOUT_MS /* the launcher's */
 #define WARD_BUDGET_RETRIES_MAX 1000
 
 struct ward_budget {
@@ -33,9 +34,6 @@ struct ward_budget {
  * with a message in why. */
 int ward_budget_options(const char *retries, const char *queue,
 			struct ward_budget *b, char *why, size_t whylen);
-
-/* A duration as the language writes it: 12s, 500ms, 2m, 1h, 1.5s. */
-int ward_parse_duration_ms(const char *s, uint64_t *ms);
 
 /* Fill the policy's figures into b (after ward_budget_options). */
 void ward_budget_compute(const struct ward_policy *p, struct ward_budget *b);

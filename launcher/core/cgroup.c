@@ -460,14 +460,36 @@ static int enable_v2(const char *dir, uint32_t ctrls, ward_err *err)
 	return 0;
 }
 
-/* Ward, the only process of its delegated cgroup2 directory own, moves
- * into a leaf below it, so that own may give controllers to ward's base
- * (no internal processes). */
+/* The processes of cgroup.procs text are ward (me) and its courier (0:
+ * none) and no other. */
+static bool only_ours(const char *procs, pid_t me, pid_t courier)
+{
+	bool seen_me = false;
+
+	for (const char *p = procs; *p;) {
+		char *end;
+		long pid = strtol(p, &end, 10);
+
+		if (end == p || (*end != '\n' && *end))
+			return false;
+		if (pid == me)
+			seen_me = true;
+		else if (!courier || pid != courier)
+			return false;
+		p = *end ? end + 1 : end;
+	}
+	return seen_me;
+}
+
+/* Ward, the only process of its delegated cgroup2 directory own (with its
+ * courier, a child made before the run's cgroups), moves into a leaf below
+ * it, the courier with it, so that own may give controllers to ward's
+ * base (no internal processes). */
 static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
-		     ward_err *err)
+		     pid_t courier, ward_err *err)
 {
 	char own[WARD_CG_PATH * 2], leaf[WARD_CG_PATH * 2 + 16], buf[256];
-	char me[24];
+	char me[24], other[24];
 	_cleanup_close_ int fd = -1;
 	ssize_t n;
 
@@ -479,7 +501,8 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 		return ward_fail(err, errno, "read %s", leaf);
 	buf[n] = '\0';
 	snprintf(me, sizeof(me), "%d\n", (int)getpid());
-	if (strcmp(buf, me))
+	snprintf(other, sizeof(other), "%d\n", (int)courier);
+	if (!only_ours(buf, getpid(), courier))
 		return ward_fail(err, 0,
 				 "the delegated cgroup %s holds other "
 				 "processes than ward (%.*s...): cgroup v2 "
@@ -494,7 +517,9 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 		return ward_fail(err, errno, "mkdir %s", leaf);
 	close(fd);
 	fd = open(leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || write_at(fd, "cgroup.procs", me) < 0)
+	if (fd < 0 || write_at(fd, "cgroup.procs", me) < 0 ||
+	    (courier && strstr(buf, other) &&
+	     write_at(fd, "cgroup.procs", other) < 0))
 		return ward_fail(err, errno, "move ward into %s", leaf);
 	return enable_v2(own, v2ctrls, err);
 }
@@ -556,7 +581,7 @@ int ward_cg_create(struct ward_cgroup *cg, ward_err *err)
 	for (int i = 0; i < cg->ndirs; i++) {
 		struct ward_cg_dir *d = &cg->dir[i];
 
-		if (d->selfmove && move_self(d, d->ctrls, err) < 0)
+		if (d->selfmove && move_self(d, d->ctrls, cg->courier, err) < 0)
 			goto fail;
 		remove_stale(d);
 		if (make_base(d, err) < 0)

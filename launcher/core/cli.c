@@ -26,7 +26,10 @@ enum {
 	OPT_MANIFEST,
 	OPT_WSBASE,
 	OPT_KEEPWS,
-	OPT_REPLACE
+	OPT_REPLACE,
+	OPT_MAXSB,
+	OPT_QTIMEOUT,
+	OPT_QDIR
 };
 
 static const struct option options[] = {
@@ -45,6 +48,9 @@ static const struct option options[] = {
     {"workspace-base", required_argument, NULL, OPT_WSBASE},
     {"keep-workspace", no_argument, NULL, OPT_KEEPWS},
     {"replace", no_argument, NULL, OPT_REPLACE},
+    {"max-sandboxes", required_argument, NULL, OPT_MAXSB},
+    {"queue-timeout", required_argument, NULL, OPT_QTIMEOUT},
+    {"queue-dir", required_argument, NULL, OPT_QDIR},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -99,6 +105,25 @@ void ward_cli_usage(FILE *f)
 	    "                         sandbox user maps to (default: a pair "
 	    "of\n"
 	    "                         ward's own that no other run holds)\n"
+	    "  --max-sandboxes N      at most N sandboxes of this queue at "
+	    "once\n"
+	    "                         (default $WARD_MAX_SANDBOXES, else "
+	    "1.5 x\n"
+	    "                         online CPUs; 0: no ceiling); runs "
+	    "wait in\n"
+	    "                         turn for a slot\n"
+	    "  --queue-timeout DURATION\n"
+	    "                         give up waiting after DURATION (12s, "
+	    "500ms;\n"
+	    "                         default $WARD_QUEUE_TIMEOUT, else "
+	    "12s):\n"
+	    "                         exit status 124\n"
+	    "  --queue-dir DIR        the queue's directory (default:\n"
+	    "                         /run/ward/admission, the host's; "
+	    "rootless\n"
+	    "                         a queue of your own where that one "
+	    "cannot\n"
+	    "                         be read)\n"
 	    "  -v, --verbose          a summary of the run on stderr\n"
 	    "  -h, --help             this text\n"
 	    "  -V, --version          ward's version\n"
@@ -106,7 +131,8 @@ void ward_cli_usage(FILE *f)
 	    "Exit status: the program's own; 128+N if it was killed by signal\n"
 	    "N (137 when ward killed the sandbox: wall time, output, out of\n"
 	    "memory; 159 for a seccomp kill rule; 128+N when ward got signal\n"
-	    "N); 125 if ward refused or failed to set up the sandbox; 126 if\n"
+	    "N); 124 if no sandbox slot came free within the queue timeout;\n"
+	    "125 if ward refused or failed to set up the sandbox; 126 if\n"
 	    "the program cannot be executed; 127 if it is not found. The run\n"
 	    "report (--report) says why a run ended.\n",
 	    f);
@@ -223,6 +249,15 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_REPORT:
 		cli->report_path = optarg;
+		return 0;
+	case OPT_MAXSB:
+		cli->max_sandboxes = optarg;
+		return 0;
+	case OPT_QTIMEOUT:
+		cli->queue_timeout = optarg;
+		return 0;
+	case OPT_QDIR:
+		cli->queue_dir = optarg;
 		return 0;
 	case OPT_DIGEST:
 		return set_digest(cli, optarg, err);

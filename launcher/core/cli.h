@@ -37,6 +37,10 @@ struct ward_cli {
 	const char *workspace_base; /* --workspace-base DIR, or NULL */
 	bool keep_workspace;	    /* --keep-workspace */
 	bool replace; /* --replace: an existing output file of ours goes */
+	/* Admission (admission.h): parsed there; NULL when not given. */
+	const char *max_sandboxes; /* --max-sandboxes N */
+	const char *queue_timeout; /* --queue-timeout DURATION */
+	const char *queue_dir;	   /* --queue-dir DIR */
 	bool help, version, verbose;
 };
 

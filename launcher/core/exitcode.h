@@ -8,6 +8,8 @@
  *             the target could not say otherwise; 159 (SIGSYS) for a
  *             seccomp `kill` rule; 128 + N when ward itself got signal N
  *             (SIGTERM, SIGINT, SIGHUP)
+ *   124       the run never started: no sandbox slot of the host's came
+ *             free within the queue timeout (as timeout(1)'s 124)
  *   125       ward refused or failed before the target ran: bad usage, a
  *             bad or unreviewed blob, a policy this host cannot enforce, a
  *             setup step that failed (the message says which)
@@ -20,9 +22,10 @@
 #ifndef WARD_EXITCODE_H
 #define WARD_EXITCODE_H
 
-#define WARD_EXIT_REFUSED     125
-#define WARD_EXIT_CANNOT_EXEC 126
-#define WARD_EXIT_NOT_FOUND   127
-#define WARD_EXIT_SIGNAL_BASE 128
+#define WARD_EXIT_QUEUE_TIMEOUT 124
+#define WARD_EXIT_REFUSED	125
+#define WARD_EXIT_CANNOT_EXEC	126
+#define WARD_EXIT_NOT_FOUND	127
+#define WARD_EXIT_SIGNAL_BASE	128
 
 #endif

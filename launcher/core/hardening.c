@@ -346,4 +346,6 @@ void ward_measure_self(struct ward_measured *m)
 	m->no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
 	m->securebits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
 	m->dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	/* The end of setup, for the report's "exec" step. */
+	m->exec_ns = ward_now_ns();
 }

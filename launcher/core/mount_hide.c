@@ -170,8 +170,10 @@ int ward_hide_slot(int src, int scratch, unsigned attrs, const char *dst,
 	empty = openat(scratch, "d", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (empty < 0)
 		return ward_fail(err, errno, "the empty layer for %s", dst);
+	/* EINVAL: no "lowerdir+" (before 6.7); EOPNOTSUPP: an overlayfs
+	 * without the new mount API takes no descriptors (before 6.5). */
 	if (fsconfig(fs, FSCONFIG_SET_FD, "lowerdir+", NULL, lower) < 0)
-		return errno == EINVAL
+		return errno == EINVAL || errno == EOPNOTSUPP
 			   ? -2
 			   : ward_fail(err, errno, "overlay layer for %s", dst);
 	if (fsconfig(fs, FSCONFIG_SET_FD, "lowerdir+", NULL, empty) < 0 ||

@@ -50,6 +50,9 @@ struct ward_mounts {
 	int *late_ro; /* /dev mounts, made read-only with the root */
 	size_t nlate;
 	int scratch; /* the masks' tmpfs (mount_hide.c), made when needed */
+	bool scratch_dir; /* SCRATCH_DIR made in the new root */
+	bool scratch_on;  /* and the masks' tmpfs attached there */
+	int layer; /* the overlays' empty layer: the same, kept detached */
 	ward_err *err;
 };
 
@@ -279,11 +282,62 @@ static int mountpoint(struct ward_mounts *c, const char *dst, bool dir)
 	return fd;
 }
 
+/* The masks' tmpfs is attached at this directory of the new root while
+ * the mount table is built: before Linux 6.15, open_tree(OPEN_TREE_CLONE)
+ * refuses (EINVAL) a mount outside the caller's mount namespace, and a
+ * detached one is in none (Debian 12's 6.1 refused every run: tests/vm).
+ * scratch_end takes it away before the root is made read-only. */
+#define SCRATCH_DIR ".ward-masks"
+
 static int scratch(struct ward_mounts *c)
 {
-	if (c->scratch < 0)
-		c->scratch = ward_hide_scratch(c->err);
+	_cleanup_close_ int mnt = -1, at = -1;
+	const size_t n = strlen(SCRATCH_DIR);
+
+	if (c->scratch >= 0)
+		return c->scratch;
+	/* A policy mount there would be taken away with it. */
+	for (uint32_t i = 1; i < c->p->nmounts; i++) {
+		const char *d = c->p->mounts[i].dst;
+
+		if (d[0] == '/' && !strncmp(d + 1, SCRATCH_DIR, n) &&
+		    (d[1 + n] == '\0' || d[1 + n] == '/'))
+			return ward_fail(c->err, 0,
+					 "%s: /%s is ward's while it builds "
+					 "the mount table",
+					 d, SCRATCH_DIR);
+	}
+	mnt = ward_hide_scratch(c->err);
+	if (mnt < 0)
+		return -1;
+	if (mkdirat(c->rootfd, SCRATCH_DIR, 0700) < 0)
+		return ward_fail(c->err, errno, "mkdir /%s in the new root",
+				 SCRATCH_DIR);
+	c->scratch_dir = true;
+	at = in_root(c->rootfd, SCRATCH_DIR, O_PATH | O_DIRECTORY);
+	if (at < 0 ||
+	    move_mount(mnt, "", at, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
+		return ward_fail(c->err, errno, "attach the masks' tmpfs");
+	c->scratch_on = true;
+	c->scratch = steal_fd(&mnt);
 	return c->scratch;
+}
+
+/* The masks are clones of it: the tmpfs itself goes, and its directory
+ * (umount2 takes a path: SCRATCH_DIR from the new root, the cwd). */
+static int scratch_end(struct ward_mounts *c)
+{
+	if (c->scratch_on &&
+	    (fchdir(c->rootfd) < 0 || umount2(SCRATCH_DIR, MNT_DETACH) < 0))
+		return ward_fail(c->err, errno, "detach the masks' tmpfs");
+	c->scratch_on = false;
+	if (c->scratch_dir &&
+	    unlinkat(c->rootfd, SCRATCH_DIR, AT_REMOVEDIR) < 0)
+		return ward_fail(c->err, errno, "remove /%s from the new root",
+				 SCRATCH_DIR);
+	c->scratch_dir = false;
+	return 0;
 }
 
 /* A read-only directory slot is an overlay of itself, so that mountinfo
@@ -297,9 +351,13 @@ static int slot_tree(struct ward_mounts *c, uint32_t i,
 	if (m->kind != WARD_MNT_SLOT || !c->src_dir[i] ||
 	    (m->flags & WARD_MNT_F_RW))
 		return -2;
-	if (scratch(c) < 0)
+	/* Detached, so that mountinfo names the layer "/d" (d_path of a
+	 * detached mount's root is "/"), not a place in the new root. */
+	if (c->layer < 0)
+		c->layer = ward_hide_scratch(c->err);
+	if (c->layer < 0)
 		return -1;
-	t = ward_hide_slot(c->src[i], c->scratch, attrs_of(m->flags), m->dst,
+	t = ward_hide_slot(c->src[i], c->layer, attrs_of(m->flags), m->dst,
 			   c->err);
 	return t;
 }
@@ -717,6 +775,8 @@ void ward_mounts_free(struct ward_mounts *c)
 		close(c->rootfd);
 	if (c->scratch >= 0)
 		close(c->scratch);
+	if (c->layer >= 0)
+		close(c->layer);
 	for (size_t i = 0; i < c->nlate; i++)
 		close(c->late_ro[i]);
 	free(c->late_ro);
@@ -738,6 +798,7 @@ struct ward_mounts *ward_mounts_open(const struct ward_launch *l, ward_err *err)
 	    .p = p,
 	    .rootfd = -1,
 	    .scratch = -1,
+	    .layer = -1,
 	    .dev = {-1, -1, -1, -1, -1, -1},
 	    .maxown = 3 * (size_t)p->nmounts + 2,
 	    .err = err,
@@ -775,5 +836,7 @@ int ward_mounts_build(struct ward_mounts *c, ward_err *err)
 		if (apply(c, i) < 0)
 			return -1;
 	hand_end(c);
+	if (scratch_end(c) < 0)
+		return -1;
 	return enter_root(c);
 }

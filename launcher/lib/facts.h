@@ -31,6 +31,17 @@
 #include <sys/types.h>
 #include <time.h>
 
+/* CLOCK_MONOTONIC in ns: one clock for every process of a run (ward makes
+ * no time namespace), so the marks of the supervisor, the target and the
+ * courier compare. */
+static inline uint64_t ward_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* ------------------------------------------------------------ cgroups */
 
 enum ward_cg_ctrl {
@@ -82,6 +93,9 @@ struct ward_cgroup {
 	bool swap_by_host; /* swap 0 holds because the host has no swap */
 	struct ward_cg_applied applied[WARD_CG_MAXAPPLIED];
 	int napplied;
+	pid_t courier; /* ward's courier, 0: none yet. It is in ward's own
+			  cgroup too, and moves with ward (the rootless
+			  self-move into a leaf of a delegated cgroup) */
 };
 
 /* Peaks and counters, each with the file it came from. */
@@ -128,6 +142,8 @@ struct ward_measured {
 	int32_t securebits;   /* prctl PR_GET_SECUREBITS */
 	int32_t seccomp;      /* 2: the kernel took the filter */
 	int32_t dumpable;     /* prctl PR_GET_DUMPABLE */
+	uint64_t exec_ns;     /* CLOCK_MONOTONIC, just before the seccomp
+				 install and execve: the end of setup */
 };
 
 enum ward_end {
@@ -314,6 +330,40 @@ struct ward_workspace {
 	char error[WARD_ERR_MSG_MAX]; /* why the removal failed, or "" */
 };
 
+/* ------------------------------------------------------------ admission */
+
+/* The run's place in the host's queue of sandboxes (admission.c; docs/
+ * spec.md 3.10). */
+struct ward_queue {
+	bool used;	      /* a ceiling applied (not --max-sandboxes 0) */
+	unsigned ceiling;     /* sandboxes at once, in this queue */
+	uint64_t timeout_ms;  /* the longest the run would wait */
+	bool host_wide;	      /* the host's directory, not the caller's own */
+	char dir[256];	      /* the queue's directory */
+	int slot;	      /* the slot held, or -1 */
+	uint64_t ticket_ns;   /* CLOCK_MONOTONIC when it joined: its place */
+	uint64_t admitted_ns; /* when it got its slot, 0: never */
+	uint64_t waited_ms;
+	bool timed_out;	 /* refused: no slot within timeout_ms */
+	int interrupted; /* the signal that ended the wait, or 0 */
+};
+
+/* ------------------------------------------------------------ timings */
+
+/* When each step of the supervisor ended (CLOCK_MONOTONIC ns; 0: not
+ * reached), for the report's per-step timings (docs/spec.md 4.8). The
+ * target's own mark is in ward_measured.exec_ns. */
+struct ward_timings {
+	uint64_t start;	   /* main() */
+	uint64_t prepared; /* refusals done: blob, checks, workspace, slots */
+	uint64_t admitted; /* a sandbox slot held */
+	uint64_t courier;  /* the courier forked and READY */
+	uint64_t created;  /* cgroups, limits, net programs */
+	uint64_t released; /* init made, mapped, in its cgroups, released */
+	uint64_t ended;	   /* init ended (the supervision loop's end) */
+	uint64_t finished; /* killed, counted, cgroups removed */
+};
+
 /* ------------------------------------------------------------ messages */
 
 /* What the supervisor tells the courier once nothing of the sandbox is
@@ -339,6 +389,8 @@ struct ward_facts {
 	uint64_t ws_rm_removed; /* the empty directories it removed */
 	struct timespec ws_destroyed;
 	char ws_error[WARD_ERR_MSG_MAX];
+	struct ward_queue queue;
+	struct ward_timings t;
 };
 
 /* From the courier to the supervisor, one write each (smaller than

@@ -9,6 +9,8 @@
  *              writes for the caller, the blob file and its digest, the
  *              blob's contents, what the host can enforce (cgroups
  *              included), the workspace, the slots
+ *   queue      a slot among the host's sandboxes, in turn (admission.c):
+ *              the ceiling is host-wide, the wait has a timeout
  *   courier    the target's pipes, then the courier (courier.c): a fork
  *              that drops every privilege and handles all that comes out
  *              of the sandbox; it checks and snapshots the writable slots
@@ -30,6 +32,7 @@
  * its files, not their names (docs/spec.md 3.1). The order and the reason
  * for it are in docs/spec.md part 3; the report in part 4.
  */
+#include "admission.h"
 #include "blob_read.h"
 #include "blobfile.h"
 #include "broker_proc.h"
@@ -93,6 +96,7 @@ struct run {
 	pid_t courier;		      /* 0 before it is made */
 	int to_courier, from_courier; /* our ends of its pipes */
 	struct ward_facts facts;      /* what the courier is told at the end */
+	struct ward_admission adm;    /* the run's slot among the host's */
 };
 
 static void close_fd(int *fd)
@@ -282,6 +286,23 @@ static int prepare(struct run *r, ward_err *err)
 	 * where they could not be dropped any more (setgroups is denied). */
 	if (r->priv.mode == WARD_MODE_ROOT && setgroups(0, NULL) < 0)
 		return ward_fail(err, errno, "setgroups");
+	r->facts.t.prepared = ward_now_ns();
+	return 0;
+}
+
+/* Everything that can be refused was: now wait, in turn, for one of the
+ * host's sandbox slots (admission.c). It is held until the sandbox is
+ * gone (finish). */
+static int admit(struct run *r, ward_err *err)
+{
+	const bool root = r->priv.mode == WARD_MODE_ROOT;
+
+	if (ward_admission_config(&r->adm, r->cli.max_sandboxes,
+				  r->cli.queue_timeout, r->cli.queue_dir, root,
+				  err) < 0 ||
+	    ward_admit(&r->adm, root, r->sigfd, err) < 0)
+		return -1;
+	r->facts.t.admitted = ward_now_ns();
 	return 0;
 }
 
@@ -384,23 +405,24 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	for (size_t i = 0; i < r->cli.nslots; i++)
 		args[i] = (struct ward_channel_arg){r->cli.slots[i].name,
 						    r->cli.slots[i].path};
-	c = (struct ward_courier){
-	    .policy = p,
-	    .digest_hex = r->digest_hex[0] ? r->digest_hex : NULL,
-	    .mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL,
-	    .host_uid = r->priv.host_uid,
-	    .host_gid = r->priv.host_gid,
-	    .will_run = will_run,
-	    .verbose = r->cli.verbose,
-	    .seccomp_listener =
-		p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY),
-	    .slots = args,
-	    .nslots = r->cli.nslots,
-	    .argv = r->cli.argv,
-	    .report_fd = r->outs.report_fd,
-	    .have_out = r->have_pipes && p,
-	    .ws = r->outs.have_ws ? &r->outs.ws : NULL,
-	};
+	/* Field by field, not a compound literal: c is zero already (it is
+	 * static and made once), and assigning the whole would write all of
+	 * its 137 KiB, mostly the courier's stream buffers, each page then
+	 * copied again on the courier's first write after the fork. */
+	c.policy = p;
+	c.digest_hex = r->digest_hex[0] ? r->digest_hex : NULL;
+	c.mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL;
+	c.host_uid = r->priv.host_uid;
+	c.host_gid = r->priv.host_gid;
+	c.will_run = will_run;
+	c.verbose = r->cli.verbose;
+	c.seccomp_listener = p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY);
+	c.slots = args;
+	c.nslots = r->cli.nslots;
+	c.argv = r->cli.argv;
+	c.report_fd = r->outs.report_fd;
+	c.have_out = r->have_pipes && p;
+	c.ws = r->outs.have_ws ? &r->outs.ws : NULL;
 	/* init hands the courier the sandbox's writable mounts here. */
 	if (will_run &&
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hand) < 0)
@@ -466,6 +488,7 @@ static int courier_ready(struct run *r, ward_err *err)
 		return ward_fail(err, 0, "%s", m.text);
 	if (m.kind != WARD_C_READY)
 		return ward_fail(err, 0, "the courier said %u", m.kind);
+	r->facts.t.courier = ward_now_ns();
 	return 0;
 }
 
@@ -476,6 +499,8 @@ static int create(struct run *r, ward_err *err)
 	const struct ward_policy *p = &r->blob.policy;
 
 	clock_gettime(CLOCK_REALTIME, &r->facts.created);
+	/* Rootless in a delegated cgroup2, the courier moves with ward. */
+	r->cg.courier = r->courier;
 	if (r->cg.active) {
 		if (ward_cg_create(&r->cg, err) < 0 ||
 		    ward_cg_set_limits(&r->cg, &p->limits, "/proc/swaps", err) <
@@ -507,6 +532,7 @@ static int create(struct run *r, ward_err *err)
 		r->notify_rd = sv[0];
 		r->l.notify_wr = sv[1];
 	}
+	r->facts.t.created = ward_now_ns();
 	return 0;
 }
 
@@ -545,6 +571,10 @@ static int spawn(struct run *r, ward_err *err)
 		r->spawned = false;
 		return -1;
 	}
+	/* Marked before the release, not after: once released, init can
+	 * reach the target's own mark (the report's "exec") before this
+	 * process runs again, on a loaded machine (exec was then null). */
+	r->facts.t.released = ward_now_ns();
 	if (ward_release(&r->child, err) < 0) {
 		r->spawned = false;
 		return -1;
@@ -574,6 +604,7 @@ static int supervise(struct run *r, ward_err *err)
 
 	r->notify_rd = -1; /* closed by the loop */
 	r->supervised = true;
+	r->facts.t.ended = ward_now_ns();
 	return rc;
 }
 
@@ -625,6 +656,9 @@ static void finish(struct run *r)
 	if (r->cg.active)
 		ward_cg_remove(&r->cg, &r->facts.cleanup);
 	clock_gettime(CLOCK_REALTIME, &r->facts.destroyed);
+	/* Nothing of the sandbox is left: the next run may start. */
+	ward_admission_release(&r->adm);
+	r->facts.t.finished = ward_now_ns();
 }
 
 /* ---------------------------------------------------------------- deliver */
@@ -721,6 +755,7 @@ static void deliver(struct run *r, int code, const ward_err *failure)
 		ward_err_str(failure, f->error, sizeof(f->error));
 	}
 	f->cg = r->cg;
+	f->queue = r->adm.q;
 	if (r->cg.active)
 		snprintf(f->run_id, sizeof(f->run_id), "%s", r->cg.run_id);
 	else if (r->supervised)
@@ -810,7 +845,9 @@ int main(int argc, char **argv)
 
 	/* A write to a pipe whose reader is gone is an error to handle. */
 	signal(SIGPIPE, SIG_IGN);
+	r.facts.t.start = ward_now_ns();
 	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.ids_fd = -1;
+	r.adm.slot_fd = -1;
 	r.l.notify_wr = r.l.hand_wr = -1;
 	r.to_courier = r.from_courier = -1;
 	r.broker.sock = -1;
@@ -833,11 +870,13 @@ int main(int argc, char **argv)
 		ward_cli_free(&r.cli);
 		return 0;
 	}
-	if (prepare(&r, &err) < 0 || make_pipes(&r, &err) < 0 ||
-	    start_courier(&r, true, &err) < 0 || courier_ready(&r, &err) < 0 ||
-	    create(&r, &err) < 0 || spawn(&r, &err) < 0 ||
-	    supervise(&r, &err) < 0) {
-		code = WARD_EXIT_REFUSED;
+	if (prepare(&r, &err) < 0 || admit(&r, &err) < 0 ||
+	    make_pipes(&r, &err) < 0 || start_courier(&r, true, &err) < 0 ||
+	    courier_ready(&r, &err) < 0 || create(&r, &err) < 0 ||
+	    spawn(&r, &err) < 0 || supervise(&r, &err) < 0) {
+		/* 124 for a queue timeout, 128 + N for a signal in the
+		 * queue. */
+		code = r.adm.exit_code ? r.adm.exit_code : WARD_EXIT_REFUSED;
 		failure = &err;
 		print_err("", &err);
 		finish(&r);

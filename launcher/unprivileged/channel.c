@@ -84,8 +84,10 @@ int ward_channel_snapshot(struct ward_channel *ch, const struct ward_policy *p,
 			    m->src, a->path, (unsigned)geteuid(),
 			    (unsigned)getegid(), (unsigned)geteuid(),
 			    (unsigned)getegid(), a->path, m->src);
-		/* A slot that is a file has no tree to compare. */
-		if ((fd = open_slot(s, false)) < 0)
+		/* A slot that is a file has no tree to compare; without a
+		 * report nobody reads the diff: no walk of the tree, before
+		 * or after. */
+		if (!ch->diff || (fd = open_slot(s, false)) < 0)
 			continue;
 		if (ward_snap_take(fd, &s->before, err) < 0) {
 			close(fd);

@@ -47,12 +47,14 @@ struct ward_channel {
 	struct ward_export_result *results; /* one per export rule, once run */
 	size_t nresults;
 	bool finished; /* the sandbox ran: diff and export were done */
+	bool diff; /* a report will be written: snapshot for its file diff */
 };
 
 void ward_channel_init(struct ward_channel *ch);
 
 /* Before the sandbox exists: check that every writable slot can be
- * written by the sandbox's host ids (ours), and snapshot it. Returns 0 or
+ * written by the sandbox's host ids (ours), and snapshot it when the diff
+ * has a reader (ch->diff: only the report shows it). Returns 0 or
  * -1 with err filled (the run is then refused). */
 int ward_channel_snapshot(struct ward_channel *ch, const struct ward_policy *p,
 			  const struct ward_channel_arg *args, size_t nargs,

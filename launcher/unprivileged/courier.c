@@ -255,9 +255,21 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .slots = c->slots,
 	    .nslots = c->nslots,
 	    .error = f->have_error ? f->error : NULL,
+	    .queue = f->queue.used ? &f->queue : NULL,
+	    .t = &f->t,
+	    .exec_ns = o && o->measured ? o->id.exec_ns : 0,
 	};
 	ward_err err = {0};
 
+	/* Refused in the queue: a reason of its own (exit status 124), or
+	 * the signal that ended the wait. */
+	if (!o && f->queue.timed_out) {
+		rep.reason = ward_reason_name(WARD_R_QUEUE_TIMEOUT);
+		rep.flags = WARD_R_BIT(WARD_R_QUEUE_TIMEOUT);
+	} else if (!o && f->queue.interrupted) {
+		rep.reason = ward_reason_name(WARD_R_INTERRUPTED);
+		rep.flags = WARD_R_BIT(WARD_R_INTERRUPTED);
+	}
 	if (o && lim) {
 		ward_verdict(o, f->cg.active ? &f->stats : NULL, lim, &verdict);
 		for (size_t i = 0; i < c->nmounts; i++) {
@@ -286,6 +298,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 			 o->stop != WARD_STOP_NONE)
 			rep.signal = SIGKILL;
 	}
+	rep.done_ns = ward_now_ns();
 	if (c->report_fd >= 0 &&
 	    ward_report_write(c->report_fd, &rep, &err) < 0) {
 		char buf[WARD_ERR_MSG_MAX + 64];
@@ -313,6 +326,7 @@ int ward_courier_run(struct ward_courier *c)
 	signal(SIGPIPE, SIG_IGN);
 	if (c->ws)
 		ws = *c->ws;
+	c->ch.diff = c->report_fd >= 0;
 	if (c->will_run) {
 		if (ward_channel_snapshot(&c->ch, c->policy, c->slots,
 					  c->nslots, &err) < 0) {

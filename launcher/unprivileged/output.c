@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -26,13 +27,20 @@ void ward_output_init(struct ward_output *o, const struct ward_limits *l,
 	const enum ward_limit caps[2] = {WARD_LIM_STDOUT, WARD_LIM_STDERR};
 	const int dests[2] = {out_dest, err_dest};
 
-	memset(o, 0, sizeof(*o));
 	o->total_cap = limit_or_none(l, WARD_LIM_OUTPUT);
+	o->kept_total = 0;
 	for (int i = 0; i < 2; i++) {
 		struct ward_stream *s = &o->s[i];
 		uint64_t eff;
 		struct stat st;
 
+		/* Everything but the two buffers (the tail and the pending
+		 * bytes, 68 KiB a stream), of which only what the counters
+		 * cover is ever read: zeroing them would touch every page
+		 * of them in the courier, a fresh fork, for a run that may
+		 * write nothing. */
+		memset(s, 0, offsetof(struct ward_stream, tail));
+		s->pend_off = s->pend_len = 0;
 		s->name = names[i];
 		s->rd = -1;
 		s->dest = dests[i];

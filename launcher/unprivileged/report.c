@@ -574,6 +574,66 @@ static void put_run(FILE *f, const struct ward_report *r)
 	fputc('}', f);
 }
 
+static void put_queue(FILE *f, const struct ward_queue *q)
+{
+	if (!q) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"ms\": %llu, \"ceiling\": %u, \"slot\": ",
+		(unsigned long long)q->waited_ms, q->ceiling);
+	json_u64_or_null(f, q->slot >= 0, (uint64_t)q->slot);
+	fprintf(f,
+		", \"timeout_ms\": %llu, \"timed_out\": %s, \"host_wide\": "
+		"%s, \"dir\": ",
+		(unsigned long long)q->timeout_ms,
+		q->timed_out ? "true" : "false",
+		q->host_wide ? "true" : "false");
+	ward_json_str(f, q->dir[0] ? q->dir : NULL);
+	fprintf(f, ", \"ticket_ns\": %llu, \"admitted_ns\": ",
+		(unsigned long long)q->ticket_ns);
+	json_u64_or_null(f, q->admitted_ns != 0, q->admitted_ns);
+	fputc('}', f);
+}
+
+/* Each step's length in µs, from the marks in order (facts.h): a step
+ * whose mark was not reached is null, and the next counts from the last
+ * mark that was. */
+static void put_timings(FILE *f, const struct ward_report *r)
+{
+	const struct ward_timings *t = r->t;
+	const struct {
+		const char *name;
+		uint64_t mark;
+	} steps[] = {
+	    {"prepare", t ? t->prepared : 0}, {"queue", t ? t->admitted : 0},
+	    {"courier", t ? t->courier : 0},  {"create", t ? t->created : 0},
+	    {"spawn", t ? t->released : 0},   {"exec", r->exec_ns},
+	    {"supervise", t ? t->ended : 0},  {"finish", t ? t->finished : 0},
+	    {"deliver", r->done_ns},
+	};
+	uint64_t prev;
+
+	if (!t || !t->start) {
+		fputs("null", f);
+		return;
+	}
+	prev = t->start;
+	fputc('{', f);
+	for (size_t i = 0; i < ARRAY_LEN(steps); i++) {
+		uint64_t m = steps[i].mark;
+
+		fprintf(f, "%s\"%s\": ", i ? ", " : "", steps[i].name);
+		json_u64_or_null(f, m >= prev && m, (m - prev) / 1000);
+		if (m >= prev && m)
+			prev = m;
+	}
+	fputs(", \"total\": ", f);
+	json_u64_or_null(f, r->done_ns >= t->start,
+			 (r->done_ns - t->start) / 1000);
+	fputc('}', f);
+}
+
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 {
 	_cleanup_free_ char *text = NULL;
@@ -635,6 +695,10 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	ward_report_network(f, r);
 	fputs(", \"cleanup\": ", f);
 	put_cleanup(f, r);
+	fputs(", \"queue\": ", f);
+	put_queue(f, r->queue);
+	fputs(", \"timings_us\": ", f);
+	put_timings(f, r);
 	ward_channel_report(f, r->channel,
 			    r->ws); /* workspace, files, export */
 	fputs("}\n", f);
@@ -666,6 +730,11 @@ void ward_report_summary(FILE *f, const struct ward_report *r)
 		fprintf(f, ", syscall %s",
 			r->violation->name ? r->violation->name : "?");
 	fputc('\n', f);
+	if (r->queue && (r->queue->waited_ms || r->queue->timed_out))
+		fprintf(f, "ward:   queued %llu ms for one of %u slots%s\n",
+			(unsigned long long)r->queue->waited_ms,
+			r->queue->ceiling,
+			r->queue->timed_out ? ": timed out" : "");
 	if (o) {
 		fprintf(f, "ward:   wall %llu ms",
 			(unsigned long long)o->wall_ms);

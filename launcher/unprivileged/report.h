@@ -67,6 +67,11 @@ struct ward_report {
 	char *const *argv;
 	const struct ward_channel_arg *slots;
 	size_t nslots;
+	/* Admission and the steps' timings (facts.h). */
+	const struct ward_queue *queue; /* NULL: no ceiling applied */
+	const struct ward_timings *t;	/* NULL: no timings */
+	uint64_t exec_ns;		/* the target's mark, or 0 */
+	uint64_t done_ns;		/* when the report was made */
 };
 
 int ward_report_write(int fd, const struct ward_report *r, ward_err *err);

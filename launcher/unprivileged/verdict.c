@@ -19,6 +19,7 @@ static const char *const names[WARD_R_COUNT] = {
     [WARD_R_INTERRUPTED] = "interrupted",
     [WARD_R_EXEC_FAILED] = "exec_failed",
     [WARD_R_LAUNCHER_ERROR] = "launcher_error",
+    [WARD_R_QUEUE_TIMEOUT] = "queue_timeout",
     [WARD_R_DISK_FULL] = "disk_full",
     [WARD_R_FILESIZE_LIMIT] = "filesize_limit",
     [WARD_R_OUTPUT_TRUNCATED] = "output_truncated",

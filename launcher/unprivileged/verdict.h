@@ -31,6 +31,7 @@ enum ward_reason {
 	WARD_R_INTERRUPTED,	  /* ward got SIGTERM, SIGINT or SIGHUP */
 	WARD_R_EXEC_FAILED,	  /* the program could not be run */
 	WARD_R_LAUNCHER_ERROR,	  /* ward refused or failed */
+	WARD_R_QUEUE_TIMEOUT,	  /* no sandbox slot in time: never started */
 	/* Flags only: what the writable mounts show (slotfs.h). */
 	WARD_R_DISK_FULL,      /* a writable mount was full: ENOSPC inside */
 	WARD_R_FILESIZE_LIMIT, /* a file ends at `filesize`: EFBIG inside */

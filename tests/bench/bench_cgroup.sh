@@ -6,9 +6,12 @@
 #    same policy compiled twice, with `memory 512M; swap 0; cpu 0.5;
 #    pids 256` and without; bubblewrap (no limits: it has none to offer)
 #    and `unshare` as references. The added milliseconds are the medians'
-#    difference. On a v1 host the move of init into its v1 cgroups waits
-#    for an RCU grace period (synchronize_rcu under cgroup_procs_write);
-#    cgroup2 places it with clone3(CLONE_INTO_CGROUP) and no wait.
+#    difference; then one controller at a time. On a v1 host init is moved
+#    into its v1 cgroups by cgroup.procs writes (one per hierarchy, all
+#    while init is held, back to back), which some kernels make wait for
+#    an RCU grace period (cgroup_threadgroup_rwsem's rcu_sync); cgroup2
+#    places it with clone3(CLONE_INTO_CGROUP) and no write at all. Step 2
+#    shows what the writes cost on this kernel.
 # 2. The cgroup steps alone (cgroup_steps.c, with the launcher's code):
 #    mkdir, limits, the v1 cgroup.procs writes, the counters, rmdir.
 # 3. Throughput: /bin/true under the stdlib python profile (its slots
@@ -42,9 +45,16 @@ chmod 755 "$T"
 	"$top/common/blob_read.c" "$top/common/sha256.c" \
 	"$top/common/util.c" -lseccomp -lsodium || exit 1
 
-# The same policy with and without cgroup limits.
-for v in lim nolim; do
-	if [ $v = lim ]; then l="memory 512M; swap 0; cpu 0.5; pids 256;"; else l=""; fi
+# The same policy with and without cgroup limits, and with one controller
+# at a time (the cost per controller and hierarchy).
+for v in lim nolim mem pids cpu; do
+	case $v in
+	lim) l="memory 512M; swap 0; cpu 0.5; pids 256;" ;;
+	mem) l="memory 512M; swap 0;" ;;
+	pids) l="pids 256;" ;;
+	cpu) l="cpu 0.5;" ;;
+	*) l="" ;;
+	esac
 	cat >"$T/$v.ward" <<EOF
 ward 1;
 policy bench_$v;
@@ -86,10 +96,24 @@ awk '$1 == "limits" { a = $2 } $1 == "nolimits" { b = $2 }
 	END { if (a && b) printf "cgroup limits add %.2f ms per launch (%.2f vs %.2f ms median)\n", a - b, a, b }' "$T/launch.txt"
 
 echo
+echo "-- one controller at a time: what each adds, $RUNS interleaved rounds"
+# With any controller the run also gets cgroup2 (cgroup.kill, cpu.stat,
+# CLONE_INTO_CGROUP) or, without it, v1 cpuacct and freezer: the first
+# controller pays for those directories too.
+"$T/launchbench" "$RUNS" -1 "$T/deny.bpf" \
+	"nolimits $WARD $T/nolim.wardb -- /usr/bin/true" \
+	"memory $WARD $T/mem.wardb -- /usr/bin/true" \
+	"pids $WARD $T/pids.wardb -- /usr/bin/true" \
+	"cpu $WARD $T/cpu.wardb -- /usr/bin/true" \
+	"all3 $WARD $T/lim.wardb -- /usr/bin/true" | tee "$T/ctrl.txt"
+awk '$1 == "nolimits" { b = $2 } $1 ~ /^(memory|pids|cpu|all3)$/ { m[$1] = $2 }
+	END { for (k in m) printf "%s adds %.2f ms per launch\n", k, m[k] - b }' "$T/ctrl.txt" | sort
+
+echo
 echo "-- the cgroup steps alone (launcher/cgroup*.c), memory + pids + cpu"
-if "$CC" -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/cgroup_steps" \
+if "$CC" -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -I"$top/launcher/lib" -o "$T/cgroup_steps" \
 	"$top/tests/bench/cgroup_steps.c" "$BUILD/libwardlauncher.a" \
-	"$BUILD/libwardcommon.a" -lcap -lsodium 2>"$T/cc.log"; then
+	"$BUILD/libwardcommon.a" -lcap -lsodium -lz 2>"$T/cc.log"; then
 	"$T/cgroup_steps" "$RUNS"
 else
 	echo "(cgroup_steps did not build: $(head -c 200 "$T/cc.log"))"

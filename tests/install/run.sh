@@ -390,7 +390,8 @@ complete_ok output-file 'wardc compile a.ward -o d' d.txt
 complete_ok args-syscalls 'wardc args openat' openat openat2
 complete_ok ward-options 'ward --s' --slot= --stderr= --stdin= --stdout= nospace
 complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --export-dir= --help \
-	--host-gid= --host-uid= --input= --keep-workspace --manifest= --replace --report= --slot= --stderr= \
+	--host-gid= --host-uid= --input= --keep-workspace --manifest= --max-sandboxes= --queue-dir= \
+	--queue-timeout= --replace --report= --slot= --stderr= \
 	--stdin= --stdout= --verbose --version --workspace-base= -V -h -v nospace
 complete_ok stdout-file 'ward --stdout d' d.txt
 complete_ok report-equals-file 'ward --report=d' d.txt

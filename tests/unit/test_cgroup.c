@@ -291,6 +291,23 @@ static void rootless_delegated_v2(void **state)
 	ward_cg_close(&cg);
 	rmdir(cg.dir[0].path);
 
+	/* with its courier, forked before the run's cgroups exist: the
+	 * courier moves into the leaf too (the last pid written there) */
+	put_file(scope, "cgroup.subtree_control", "");
+	snprintf(buf, sizeof(buf), "%d\n4242\n", (int)getpid());
+	put_file(scope, "cgroup.procs", buf);
+	assert_int_equal(ward_cg_plan(&h, &rq, &cg, &err), 0);
+	cg.courier = 4242;
+	if (ward_cg_create(&cg, &err) < 0)
+		fail_msg("create with the courier: %s", err.msg);
+	snprintf(path, sizeof(path), "%s/supervisor", scope);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	get_file(fd, "cgroup.procs", buf, sizeof(buf));
+	assert_string_equal(buf, "4242\n");
+	close(fd);
+	ward_cg_close(&cg);
+	rmdir(cg.dir[0].path);
+
 	/* another process in the scope: no controllers can be given */
 	put_file(scope, "cgroup.subtree_control", "");
 	put_file(scope, "cgroup.procs", "1\n2\n");

@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -121,7 +122,7 @@ static void report(void **state)
 	    .target_exit = -1,
 	    .error = "bad\nline\\",
 	};
-	char buf[1024] = "";
+	char buf[4096] = "";
 	ward_err err = {0};
 	FILE *f = tmpfile();
 
@@ -129,12 +130,20 @@ static void report(void **state)
 	assert_int_equal(ward_report_write(fileno(f), &r, &err), 0);
 	rewind(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
-	/* A refusal before anything ran: every part is there, null. */
-	assert_string_equal(
-	    buf,
+	/* A refusal before anything ran: every part is there, null (the
+	 * kernel is known all the same). */
+	struct utsname u;
+	char want[4096];
+
+	assert_int_equal(uname(&u), 0);
+	snprintf(
+	    want, sizeof(want),
 	    "{\"report_version\": 1, \"ward_version\": \"" WARD_VERSION
 	    "\", \"run_id\": null, \"policy\": {\"name\": \"py\\\"thon\", "
-	    "\"digest\": \"ab\"}, \"mode\": \"rootless\", \"created\": null, "
+	    "\"digest\": \"ab\"}, \"mode\": \"rootless\", \"run\": {\"argv\": "
+	    "null, \"argv_truncated\": false, \"kernel\": {\"release\": "
+	    "\"%s\", \"version\": \"%s\", \"machine\": \"%s\"}, \"mounts\": "
+	    "null}, \"created\": null, "
 	    "\"destroyed\": null, \"reason\": \"launcher_error\", \"flags\": "
 	    "[\"launcher_error\"], \"exit_code\": 125, \"target_exit\": null, "
 	    "\"signal\": null, \"signal_name\": null, \"error\": "
@@ -143,8 +152,10 @@ static void report(void **state)
 	    "\"pids_refused\": null, \"output\": null, \"denials\": "
 	    "{\"seccomp\": [], \"seccomp_dropped\": null, \"network\": "
 	    "null, \"network_dropped\": null}, \"network\": null, "
-	    "\"cleanup\": null, "
-	    "\"workspace\": null, \"files\": null, \"export\": null}\n");
+	    "\"cleanup\": null, \"queue\": null, \"timings_us\": null, "
+	    "\"workspace\": null, \"files\": null, \"export\": null}\n",
+	    u.release, u.version, u.machine);
+	assert_string_equal(buf, want);
 	fclose(f);
 }
 

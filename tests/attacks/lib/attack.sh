@@ -109,6 +109,7 @@ sbx() {
 		return 1
 	}
 	[ "$MODE" = root ] && wopts+=(--host-uid "$HUID" --host-gid "$HUID")
+	[ "$MODE" = root ] && [ "${CG_V2:-0}" = 1 ] && wopts+=(--cgroup-base "$CG_WARD_BASE")
 	[ "$MODE" = rootless ] && u=$NOBODY
 	[ -n "$stdin" ] && wopts+=(--stdin "$stdin")
 	if [ -n "$(blob_slots "$path")" ]; then
@@ -146,6 +147,7 @@ ward_cmd() {
 	REP="$CASE_T/rep/sbx$_nsbx.json"
 	path=$(policy_path "$pol") || return 1
 	[ "$MODE" = root ] && wopts+=(--host-uid "$HUID" --host-gid "$HUID")
+	[ "$MODE" = root ] && [ "${CG_V2:-0}" = 1 ] && wopts+=(--cgroup-base "$CG_WARD_BASE")
 	[ -n "$(blob_slots "$path")" ] && wopts+=(--slot "input=$IN" --slot "output=$OUTD")
 	printf -v "$var" '%q ' "$WARD" --report "$REP" "${wopts[@]}" "$path" -- "$@"
 }

@@ -44,7 +44,8 @@ world_init() { # PREFIX
 # (hard limit, swap included), pids (pids.max) and cpuacct (to measure CPU
 # from outside). Each launch joins a child of it (cg_new) before it execs
 # anything, so whatever the sandbox does, the kernel stops it at the outer
-# limits first; a test fails when the net was touched (net_touched).
+# limits first; a test fails when the net was touched (net_touched). On
+# cgroup2 alone, one cgroup with all three (_safety_net_v2).
 NET_MEM_LIMIT=$((2048 << 20))
 NET_PIDS_MAX=1024
 NET_OK=0
@@ -59,6 +60,11 @@ safety_net_init() { # NAME
 	local c self base
 	NET_NAME=$1
 	CG_DIRS=()
+	# Pure cgroup2 (tests/vm): one outer cgroup for all three.
+	if [ ! -d /sys/fs/cgroup/memory ] && [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+		_safety_net_v2
+		return
+	fi
 	for c in memory pids cpuacct; do
 		[ -d "/sys/fs/cgroup/$c" ] || return 1
 		self=$(_self_cgroup "$c")
@@ -74,6 +80,47 @@ safety_net_init() { # NAME
 	fi
 	echo $NET_PIDS_MAX >"$CG_PIDS/pids.max" || return 1
 	NET_OK=1
+}
+
+# cgroup2: the outer cgroup below ours, giving memory, pids and cpu to its
+# children; CG_MEM, CG_PIDS and CG_CPU are all it. Launches join a leaf of
+# a test's cgroup (cg_new) and ward's runs go below the test's cgroup
+# (--cgroup-base $CG_WARD_BASE), inside the net: by default a root ward
+# in a leaf with processes would put them at the hierarchy's root.
+CG_V2=0
+_safety_net_v2() {
+	local self base
+	self=$(awk -F: '$1 == 0 { print $3 }' /proc/self/cgroup)
+	base="/sys/fs/cgroup${self%/}/$NET_NAME"
+	mkdir "$base" || return 1
+	at_exit "cg_remove '$base'"
+	echo "+memory +pids +cpu" >"$base/cgroup.subtree_control" || return 1
+	echo $NET_MEM_LIMIT >"$base/memory.max" || return 1
+	echo 0 >"$base/memory.swap.max" 2>/dev/null
+	echo $NET_PIDS_MAX >"$base/pids.max" || return 1
+	CG_DIRS=("$base")
+	CG_MEM=$base CG_PIDS=$base CG_CPU=$base
+	CG_V2=1 NET_OK=1
+}
+
+# What the attacks read of a cgroup, in either version.
+cg_mem_peak() { # DIR: the highest memory use, in bytes
+	if [ "$CG_V2" = 1 ]; then cat "$1/memory.peak"; else cat "$1/memory.max_usage_in_bytes"; fi
+}
+cg_cpu_ns() { # DIR: the CPU time used, in ns
+	if [ "$CG_V2" = 1 ]; then
+		# (printf: print would write 1.3e+10, which $(( )) refuses)
+		awk '$1 == "usage_usec" { printf "%.0f\n", $2 * 1000 }' "$1/cpu.stat"
+	else
+		cat "$1/cpuacct.usage"
+	fi
+}
+cg_mem_limit() { # DIR BYTES: a memory limit, swap included
+	if [ "$CG_V2" = 1 ]; then
+		echo "$2" >"$1/memory.max" && echo 0 >"$1/memory.swap.max"
+	else
+		echo "$2" >"$1/memory.limit_in_bytes" && echo "$2" >"$1/memory.memsw.limit_in_bytes"
+	fi
 }
 
 # Kill what is left in a cgroup directory and its children, then remove
@@ -97,6 +144,15 @@ cg_new() {
 	local d
 	CG_RUN=() CG_JOIN=()
 	[ "$NET_OK" = 1 ] || return 0
+	if [ "$CG_V2" = 1 ]; then
+		d=${CG_DIRS[0]}/$1
+		mkdir "$d" "$d/sh" || return 1
+		echo "+memory +pids +cpu" >"$d/cgroup.subtree_control" || return 1
+		CG_RUN=("$d" "$d" "$d")
+		CG_JOIN=("$d/sh/cgroup.procs")
+		CG_WARD_BASE=${d#/sys/fs/cgroup}/ward
+		return 0
+	fi
 	for d in "${CG_DIRS[@]}"; do
 		mkdir "$d/$1" || return 1
 		CG_RUN+=("$d/$1")
@@ -117,7 +173,14 @@ cg_procs() {
 net_touched() {
 	local f m
 	[ "$NET_OK" = 1 ] || return 0
-	f=$(cat "$CG_MEM/memory.failcnt" 2>/dev/null)
+	if [ "$CG_V2" = 1 ]; then
+		# (cgroup2 cannot reset it: counted from the last look)
+		f=$(awk '$1 == "max" { print $2 }' "$CG_MEM/memory.events" 2>/dev/null)
+		f=$((${f:-0} - ${NET_MEM_SEEN:-0}))
+		NET_MEM_SEEN=$((NET_MEM_SEEN + f))
+	else
+		f=$(cat "$CG_MEM/memory.failcnt" 2>/dev/null)
+	fi
 	m=$(awk '$1 == "max" { print $2 }' "$CG_PIDS/pids.events" 2>/dev/null)
 	[ "${f:-0}" != 0 ] && printf 'memory limit hit %s times; ' "$f"
 	[ "${m:-0}" != 0 ] && printf 'pids.max hit %s times; ' "$m"
@@ -271,7 +334,9 @@ net_seen() {
 # ($T/pol/NAME-nocg.wardb: memory, swap, cpu, pids, wall, grace, stdout,
 # stderr, output removed, nothing else changed). A launch uses the real
 # profile whenever ward accepts it (policy_for).
-PROFILES="python shell node cc strict agent-net"
+# ATTACK_PROFILES narrows them for a selection that needs fewer (tests/vm:
+# each probe and compile costs seconds under TCG).
+PROFILES=${ATTACK_PROFILES:-python shell node cc strict agent-net}
 # (`stdout text;` stays: the courier's, which needs no cgroup)
 SUPERVISOR_LIMITS='(memory|swap|cpu|pids|wall|grace|output)[[:space:]]|(stdout|stderr)[[:space:]]+[0-9]'
 

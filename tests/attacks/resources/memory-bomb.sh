@@ -20,7 +20,7 @@ attack() {
 	needs_real python || return
 	local peak cg
 	sbx -- python3 -c '[0] * 10**9'
-	peak=$(cat "${CG_RUN[0]}/memory.max_usage_in_bytes")
+	peak=$(cg_mem_peak "${CG_RUN[0]}")
 	check "reason oom_killed, 137; $(why); $(jq -c '{reason,flags,oom,peaks}' "$REP")" \
 		report_has '.reason == "oom_killed" and .exit_code == 137'
 	check "the peak seen from outside stays under 512 MiB + 32 MiB: $peak" \
@@ -29,10 +29,9 @@ attack() {
 		report_has '.peaks.memory_bytes <= 536870912 and .peaks.memory_bytes > 400000000'
 	# The control, in a cgroup of its own below the test's.
 	cg="${CG_RUN[0]}/control"
-	mkdir "$cg" && echo $((768 << 20)) >"$cg/memory.limit_in_bytes" &&
-		echo $((768 << 20)) >"$cg/memory.memsw.limit_in_bytes"
+	mkdir "$cg" && cg_mem_limit "$cg" $((768 << 20))
 	outside -u root -- sh -c "echo \$\$ >'$cg/cgroup.procs' && exec setpriv --reuid=$HUID --regid=$HUID --clear-groups /usr/bin/python3 -c '[0] * 10**9'"
-	peak=$(cat "$cg/memory.max_usage_in_bytes")
+	peak=$(cg_mem_peak "$cg")
 	control "outside, the peak goes past 512 MiB: $peak" test "$peak" -gt $((600 << 20))
 	rmdir "$cg"
 }

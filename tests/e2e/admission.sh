@@ -1,0 +1,284 @@
+#!/bin/sh
+# tests/e2e/admission.sh: the host's ceiling on concurrent sandboxes and
+# the queue in front of it (docs/spec.md 3.10), observed from outside: a
+# watcher counts the pid namespaces of the runs' init processes while
+# they exist. Run from tests/e2e/run.sh. One line per test: "PASS name",
+# "FAIL name: why" or "SKIP name: why".
+#
+#   8 runs at once get at most floor(1.5 x online CPUs) sandboxes at a
+#   time (the default ceiling), all complete, in the order they came, and
+#   each report says how long it waited; a queue timeout is its own
+#   reason (queue_timeout) and exit status (124); a ward killed in the
+#   queue or holding a slot frees it; a signal ends a wait; rootless
+#   callers share a queue that root made; bad settings are refused.
+#
+# Safety net: every launch runs under timeout(1); the temporary directory
+# and every process a test started are removed on every path (trap).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+WARD=${WARD:-$top/$BUILD/ward}
+CC=${CC:-cc}
+# The defaults are what this file tests (the other suites turn the
+# ceiling off); a test that wants others says so on its command line.
+unset WARD_MAX_SANDBOXES WARD_QUEUE_TIMEOUT
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP admission: needs root (root mode, and setpriv for rootless mode)"
+	exit 0
+fi
+T=$(mktemp -d /tmp/ward-adm.XXXXXX) || exit 1
+chmod 755 "$T"
+bgpids=
+cleanup() {
+	for p in $bgpids; do kill -9 "$p" 2>/dev/null; done
+	rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+failures=0
+pass() { echo "PASS $1"; }
+fail() {
+	echo "FAIL $1: $2"
+	failures=$((failures + 1))
+}
+
+# A policy without cgroups (admission does not depend on them): /usr,
+# proc, dev, a tmpfs; sleep is the program.
+mkdir -p "$T/tools" "$T/out" "$T/q"
+chmod 777 "$T/out"
+if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" \
+	-o "$T/tools/mkblob" "$top/tests/e2e/mkblob.c" \
+	"$top/compiler/codegen/blob_write.c" "$top/common/blob_read.c" \
+	"$top/common/sha256.c" "$top/common/util.c" \
+	-lseccomp -lsodium 2>"$T/cc.log"; then
+	fail admission/build "$(head -c 300 "$T/cc.log")"
+	exit 1
+fi
+"$T/tools/mkblob" "$T/adm.wardb" env:PATH=/usr/bin:/bin bind:/usr:/usr:exec \
+	symlink:/bin:usr/bin symlink:/lib:usr/lib symlink:/lib64:usr/lib64 \
+	proc:/proc dev:/dev tmpfs:/tmp:16M:1777 || exit 1
+chmod 644 "$T/adm.wardb"
+
+q() { jq -r "$2" "$1" 2>/dev/null; }
+
+# ------------------------------------------------------------ 8 at once
+# The watcher: every few ms, the distinct pid namespaces (not ours) of
+# the processes whose command line holds the marker: the target's shell
+# ($0, which ward passes as given), one pid namespace per sandbox. It
+# stops when $T/stop appears.
+cat >"$T/watch.py" <<'EOF'
+import os, sys, time
+marker, stop, out = sys.argv[1].encode(), sys.argv[2], sys.argv[3]
+host = os.readlink("/proc/self/ns/pid")
+most = samples = 0
+while not os.path.exists(stop):
+    seen = set()
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % p, "rb") as f:
+                if marker not in f.read():
+                    continue
+            ns = os.readlink("/proc/%s/ns/pid" % p)
+        except OSError:
+            continue
+        if ns != host:
+            seen.add(ns)
+    most = max(most, len(seen))
+    samples += 1
+    time.sleep(0.002)
+open(out, "w").write("%d %d\n" % (most, samples))
+EOF
+ceiling=$(($(getconf _NPROCESSORS_ONLN) * 3 / 2))
+[ "$ceiling" -ge 1 ] || ceiling=1
+marker=ward-adm-$$
+python3 "$T/watch.py" "$marker" "$T/stop" "$T/most" &
+watcher=$!
+bgpids="$bgpids $watcher"
+sleep 0.3
+pids=
+for i in 1 2 3 4 5 6 7 8; do
+	# The default ceiling: neither the option nor the environment.
+	env -u WARD_MAX_SANDBOXES -u WARD_QUEUE_TIMEOUT timeout -k 2 60 \
+		"$WARD" --report "$T/out/r$i.json" "$T/adm.wardb" -- /bin/sh -c 'sleep 1.5; :' "$marker" \
+		>/dev/null 2>"$T/e$i" </dev/null &
+	pids="$pids $!"
+	bgpids="$bgpids $!"
+	sleep 0.01 # a defined order of arrival, for the FIFO check
+done
+ok=0
+for p in $pids; do wait "$p" && ok=$((ok + 1)); done
+touch "$T/stop"
+wait "$watcher"
+read -r most samples <"$T/most"
+if [ "$ok" = 8 ] && [ "$most" -le "$ceiling" ] && [ "$most" -ge 2 ] && [ "$samples" -ge 20 ]; then
+	pass "admission/8-at-once-at-most-$ceiling-sandboxes"
+else
+	fail "admission/8-at-once-at-most-$ceiling-sandboxes" \
+		"$ok of 8 succeeded, at most $most sandboxes seen at once in $samples samples; $(cat "$T"/e* | head -c 300)"
+fi
+# Every report has its wait, and the waits agree with the ceiling: a run
+# holds its slot for at least its 1.5 s of sleep after its admission, so
+# a run that joined while `ceiling` others had been admitted less than
+# 1.5 s before cannot have been admitted before the first of them could
+# end (checked from the reports' CLOCK_MONOTONIC marks, whatever the
+# machine's speed; on a quick one most runs come within 1.5 s and wait).
+cat >"$T/waits.py" <<'EOF'
+import json, sys
+ceiling, D = int(sys.argv[1]), 1_500_000_000
+qs = [json.load(open(f))["queue"] for f in sys.argv[2:]]
+if any(not isinstance(q.get("ms"), int) or not q.get("admitted_ns") for q in qs):
+    print("a report without its wait: %s" % [q.get("ms") for q in qs]); sys.exit(1)
+forced = 0
+for j in qs:
+    held = [i["admitted_ns"] for i in qs if i is not j and i["admitted_ns"] <= j["ticket_ns"] < i["admitted_ns"] + D]
+    if len(held) >= ceiling:
+        forced += 1
+        if j["admitted_ns"] < min(held) + D:
+            print("admitted %d ms after joining while %d runs held the slots" % (j["ms"], len(held))); sys.exit(1)
+print("%d waited for a slot, longest %d ms" % (forced, max(q["ms"] for q in qs)))
+EOF
+if v=$(python3 "$T/waits.py" "$ceiling" "$T"/out/r[1-8].json) &&
+	[ "$(q "$T/out/r1.json" '.queue.ceiling')" = "$ceiling" ] &&
+	[ "$(q "$T/out/r1.json" '.queue.dir')" = /run/ward/admission ]; then
+	pass "admission/each-report-has-its-wait ($v)"
+else
+	fail admission/each-report-has-its-wait "$v; $(jq -c .queue "$T/out/r8.json")"
+fi
+# first come, first served: admitted in the order of the tickets
+order=$(for i in 1 2 3 4 5 6 7 8; do
+	q "$T/out/r$i.json" '"\(.queue.ticket_ns) \(.queue.admitted_ns)"'
+done | sort -n | awk 'NR > 1 && $2 < last { bad = 1 } { last = $2 } END { print bad ? "out of order" : "in order" }')
+if [ "$order" = "in order" ]; then
+	pass admission/first-come-first-served
+else
+	fail admission/first-come-first-served "$order"
+fi
+# the per-step timings are there
+if [ "$(q "$T/out/r1.json" '[.timings_us | .prepare, .queue, .courier, .create, .spawn, .exec, .supervise, .finish, .deliver, .total | numbers] | length')" = 10 ]; then
+	pass admission/report-timings
+else
+	fail admission/report-timings "$(jq -c .timings_us "$T/out/r1.json")"
+fi
+
+# ------------------------------------------------------------ timeout
+# One slot, held by a run that sleeps; the next gives up after 300 ms.
+hold() { # hold SECONDS ARGS...: a run that holds the slot of queue $T/q
+	# (no timeout(1) around it: $holder must be ward itself; its sleep
+	# bounds it)
+	s=$1
+	shift
+	"$@" --max-sandboxes 1 --queue-dir "$T/q" \
+		"$T/adm.wardb" -- /usr/bin/sleep "$s" >/dev/null 2>>"$T/holder.err" </dev/null &
+	holder=$!
+	bgpids="$bgpids $holder"
+	sleep 0.5
+}
+hold 20 "$WARD"
+rc=0
+timeout -k 2 30 "$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 300ms \
+	--report "$T/out/to.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 124 ] && [ "$(q "$T/out/to.json" .reason)" = queue_timeout ] &&
+	[ "$(q "$T/out/to.json" .exit_code)" = 124 ] &&
+	[ "$(q "$T/out/to.json" .queue.timed_out)" = true ] &&
+	[ "$(q "$T/out/to.json" .queue.ms)" -ge 300 ] &&
+	[ "$(q "$T/out/to.json" .run_id)" = null ] &&
+	grep -q 'queue timeout' "$T/e"; then
+	pass admission/queue-timeout-124
+else
+	fail admission/queue-timeout-124 "rc=$rc $(jq -c '{reason,exit_code,queue,run_id}' "$T/out/to.json" 2>/dev/null) $(head -c 200 "$T/e")"
+fi
+
+# ------------------------------------------------------------ a signal
+# (ward itself gets the one SIGTERM: timeout(1) would send it twice, and
+# a second signal while the report is written cuts the report short)
+rc=0
+"$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 20s \
+	--report "$T/out/sig.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>&1 </dev/null &
+w=$!
+sleep 0.3
+kill -TERM "$w"
+wait "$w" || rc=$?
+if [ "$rc" = 143 ] && [ "$(q "$T/out/sig.json" .reason)" = interrupted ]; then
+	pass admission/signal-ends-the-wait
+else
+	fail admission/signal-ends-the-wait "rc=$rc $(jq -c '{reason,exit_code,error}' "$T/out/sig.json" 2>/dev/null)"
+fi
+
+# ------------------------------------------------------------ crashes
+# A supervisor killed outright frees its slot: the next run starts at
+# once (its wait is far below the holder's 20 s).
+kill -9 "$holder"
+wait "$holder" 2>/dev/null
+rc=0
+timeout -k 2 30 "$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 2s \
+	--report "$T/out/after.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>&1 </dev/null || rc=$?
+if [ "$rc" = 0 ] && [ "$(q "$T/out/after.json" .queue.ms)" -lt 1000 ]; then
+	pass admission/killed-holder-frees-its-slot
+else
+	fail admission/killed-holder-frees-its-slot "rc=$rc $(jq -c .queue "$T/out/after.json" 2>/dev/null)"
+fi
+
+# ------------------------------------------------------------ rootless
+# Root's queue (0755, files 0644) is shared with a rootless caller, who
+# only reads it: with root holding the one slot, the rootless run waits.
+ls -ld "$T/q" | grep -q '^drwxr-xr-x' && [ "$(stat -c %a "$T/q/slot-0")" = 644 ] &&
+	pass admission/root-queue-readable-by-all ||
+	fail admission/root-queue-readable-by-all "$(ls -ld "$T/q" "$T/q/slot-0")"
+hold 20 "$WARD"
+rc=0
+timeout -k 2 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 300ms \
+	--report "$T/out/rl.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 124 ] && [ "$(q "$T/out/rl.json" .reason)" = queue_timeout ] &&
+	[ "$(q "$T/out/rl.json" .mode)" = rootless ]; then
+	pass admission/rootless-shares-root-queue
+else
+	fail admission/rootless-shares-root-queue "rc=$rc $(jq -c '{reason,mode,queue,error}' "$T/out/rl.json" 2>/dev/null) $(head -c 200 "$T/e")"
+fi
+kill -9 "$holder" 2>/dev/null
+wait "$holder" 2>/dev/null
+# Without --queue-dir, rootless joins the host's (root's) queue.
+rc=0
+timeout -k 2 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+	"$WARD" --report "$T/out/rl2.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 0 ] && [ "$(q "$T/out/rl2.json" .queue.dir)" = /run/ward/admission ] &&
+	[ "$(q "$T/out/rl2.json" .queue.host_wide)" = true ]; then
+	pass admission/rootless-joins-host-queue
+else
+	fail admission/rootless-joins-host-queue "rc=$rc $(jq -c .queue "$T/out/rl2.json" 2>/dev/null) $(head -c 200 "$T/e")"
+fi
+# A queue another user could write is refused.
+mkdir "$T/qbad" && chmod 777 "$T/qbad"
+rc=0
+timeout -k 2 30 "$WARD" --queue-dir "$T/qbad" "$T/adm.wardb" -- /usr/bin/true \
+	>/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 125 ] && grep -q 'nobody else can write' "$T/e"; then
+	pass admission/writable-queue-refused
+else
+	fail admission/writable-queue-refused "rc=$rc $(head -c 200 "$T/e")"
+fi
+
+# ------------------------------------------------------------ settings
+rc=0
+timeout -k 2 30 env WARD_MAX_SANDBOXES=many "$WARD" "$T/adm.wardb" -- /usr/bin/true \
+	>/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 125 ] && grep -q 'WARD_MAX_SANDBOXES' "$T/e"; then
+	pass admission/bad-ceiling-refused
+else
+	fail admission/bad-ceiling-refused "rc=$rc $(head -c 200 "$T/e")"
+fi
+rc=0
+timeout -k 2 30 "$WARD" --max-sandboxes 0 --report "$T/out/off.json" "$T/adm.wardb" -- /usr/bin/true \
+	>/dev/null 2>"$T/e" </dev/null || rc=$?
+if [ "$rc" = 0 ] && [ "$(q "$T/out/off.json" .queue)" = null ]; then
+	pass admission/no-ceiling
+else
+	fail admission/no-ceiling "rc=$rc $(jq -c .queue "$T/out/off.json" 2>/dev/null)"
+fi
+
+[ "$failures" != 0 ] && [ -s "$T/holder.err" ] && echo "# holder: $(head -c 300 "$T/holder.err")"
+[ "$failures" = 0 ]
