@@ -653,9 +653,13 @@ static void add_cond_rule(struct sema *s, struct table *t,
 		canonical(&c);
 		old = si->conds.items;
 		for (size_t i = 0; i < si->conds.n; i++) {
-			bool same_conj = old[i].conj.n == c.n &&
-					 memcmp(old[i].conj.cmps, c.cmps,
-						c.n * sizeof(c.cmps[0])) == 0;
+			/* field by field (ward_cmp_order), not memcmp: a
+			 * comparison has padding after its op */
+			bool same_conj = old[i].conj.n == c.n;
+
+			for (uint32_t j = 0; same_conj && j < c.n; j++)
+				same_conj = ward_cmp_order(&old[i].conj.cmps[j],
+							   &c.cmps[j]) == 0;
 			if (same_conj && same_action(old[i].action, a)) {
 				ward_diag(s->d, WARD_SEV_WARNING, loc,
 					  "`%s` already has this rule with "

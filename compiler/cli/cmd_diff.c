@@ -209,10 +209,19 @@ static void diff_limits(struct differ *d)
 	}
 }
 
+/* Field by field: a rule has a padding byte before its ports. */
+static bool same_rule(const struct ward_net_rule *x,
+		      const struct ward_net_rule *y)
+{
+	return x->proto == y->proto && x->family == y->family &&
+	       x->prefix == y->prefix && !memcmp(x->addr, y->addr, 16) &&
+	       x->port_lo == y->port_lo && x->port_hi == y->port_hi;
+}
+
 static bool has_rule(const struct ward_net *n, const struct ward_net_rule *r)
 {
 	for (uint32_t i = 0; i < n->nrules; i++)
-		if (!memcmp(&n->rules[i], r, sizeof(*r)))
+		if (same_rule(&n->rules[i], r))
 			return true;
 	return false;
 }

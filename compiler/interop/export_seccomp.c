@@ -449,6 +449,13 @@ static int minus_conj(struct ward_pool *tmp, const struct boxes *in,
 	return rc;
 }
 
+/* Field by field: a piece has padding after its kind, which memcmp would
+ * compare too (uninitialised where a piece was built on the stack). */
+static bool piece_equal(const struct piece *x, const struct piece *y)
+{
+	return x->kind == y->kind && x->a == y->a && x->b == y->b;
+}
+
 static bool set_equal(const struct pset *a, const struct pset *b)
 {
 	if (a->n != b->n)
@@ -456,8 +463,7 @@ static bool set_equal(const struct pset *a, const struct pset *b)
 	for (unsigned i = 0; i < a->n; i++) {
 		bool found = false;
 		for (unsigned j = 0; j < b->n && !found; j++)
-			found =
-			    !memcmp(&a->v[i], &b->v[j], sizeof(struct piece));
+			found = piece_equal(&a->v[i], &b->v[j]);
 		if (!found)
 			return false;
 	}
