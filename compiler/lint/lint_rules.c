@@ -930,7 +930,8 @@ const struct lint_rule lint_rules[] = {
 	    "host, and without `cputime` a busy loop runs until `wall`. "
 	    "Neither lets it out, but either lets one run starve the "
 	    "others.",
-	.fix = "add `cpu 0.5;` and `cputime 30s;` to `limits`",
+	.fix = "add `cpu 0.5;` to `limits`, and a `cputime` below `cpu` x "
+	       "`wall` (`cputime 14s;` with `wall 30s`: W412)",
 	.run = lint_lim_cpu,
     },
     {
@@ -1036,6 +1037,33 @@ const struct lint_rule lint_rules[] = {
 	.fix = "remove `oom process;` unless the workload restarts its own "
 	       "workers and checks their exits",
 	.run = lint_lim_oom_process,
+    },
+    {
+	.id = "W412",
+	.name = "dead-limit",
+	.severity = SEV_W,
+	.weight = 0,
+	.check = "dead-limits",
+	.area = "resources",
+	.security_severity = "2.0",
+	.summary = "a limit can never be reached",
+	.explanation =
+	    "Another limit or the mounts always come first: `cputime` at or "
+	    "above `cpu` x `wall` (one process cannot use more CPU time than "
+	    "the whole cgroup gets before the wall ends the run); `filesize` "
+	    "at or above the largest file the sandbox can hold (its writable "
+	    "tmpfs mounts and slots, /dev/shm, memfds when memfd_create may "
+	    "be called, and `memory` + `swap` over all of them; a writable "
+	    "bind is unbounded). (A `stdout` or `stderr` cap above `output` "
+	    "is the compiler's own warning.) "
+	    "The limit reads like a boundary and is none: the report can "
+	    "never give its reason (a CPU-bound run ends `timeout`, not "
+	    "`cpu_time`), and a reviewer who trusts it misjudges the policy. "
+	    "Not an exposure (the tighter limit holds), so it does not count "
+	    "in the score.",
+	.fix = "lower the limit below what comes first (`cputime 14s` with "
+	       "`cpu 0.5` and `wall 30s`), or remove it",
+	.run = lint_lim_dead,
     },
 
     /* ------------------------------------------ identity and environment */
