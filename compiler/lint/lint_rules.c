@@ -11,11 +11,19 @@
  * narrows socket() to what the `net` section needs (net_apply.c).
  *
  * Weights: the exposure score (lint.c) is the weight of the failing checks
- * over the weight of all checks, as in systemd-analyze security. A check
- * is named by `check`; rules that measure the same exposure (the default
- * action, the egress list, the memory bound) share one, so that a policy
- * pays for it once, at its worst rule's weight. Weight 0: not about
- * exposure (compatibility, speed, the suppression comments).
+ * on a fixed scale, 10.0 at LINT_SCORE_FULL (1000). A check is named by
+ * `check`; rules that measure the same exposure (the default action, the
+ * egress list, the memory bound) share one, so that a policy pays for it
+ * once, at its worst rule's weight. Weight 0: not about exposure
+ * (compatibility, speed, the suppression comments, a dead limit).
+ *
+ * Calibrated on docs/lint.md's reference table (tests/lint/run.sh checks
+ * its order): a way out of the sandbox or into the kernel's widest
+ * surfaces (host root, default allow, open egress, admin capabilities,
+ * mount, bpf, module loading, new namespaces) weighs over 200, so that one
+ * alone fails the recommended `--threshold 2`; the three limits that stop
+ * a run from taking the host down (memory 100, pids 80, wall 60) fail it
+ * together, not one by one.
  */
 #include "lint_internal.h"
 
@@ -359,7 +367,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W212",
 	.name = "mount-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "mount",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -379,7 +387,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W213",
 	.name = "bpf-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "bpf",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -471,7 +479,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W218",
 	.name = "namespaces-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "namespaces",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -490,7 +498,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W219",
 	.name = "clone-namespaces",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "namespaces",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -566,7 +574,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W223",
 	.name = "kernel-modules-allowed",
 	.severity = SEV_E,
-	.weight = 40,
+	.weight = 250,
 	.check = "modules",
 	.area = "syscalls",
 	.security_severity = "6.0",
