@@ -159,6 +159,10 @@ static inline bool ward_limit_is_set(const struct ward_limits *l,
 	return (l->set >> k) & 1u;
 }
 
+/* The size of a `dev` mount's writable /dev/shm, which the language gives
+ * no size of its own (docs/spec.md 3.5, `dev`). */
+#define WARD_SHM_SIZE (64u * 1024 * 1024)
+
 /* A read-write slot's size when neither it nor `slot-size` gives one. */
 #define WARD_SLOT_SIZE_DEFAULT (64ull << 20)
 

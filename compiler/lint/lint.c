@@ -329,7 +329,7 @@ void lint_score_compute(const struct lint_finding *f, size_t n, uint32_t arch,
 	qsort(costs, ncosts, sizeof(costs[0]), cmp_cost);
 	out->ntop = ncosts < LINT_TOP_COSTS ? ncosts : LINT_TOP_COSTS;
 	memcpy(out->top, costs, out->ntop * sizeof(costs[0]));
-	out->tenths = lint_score_tenths(out->cost, out->total);
+	out->tenths = lint_score_tenths(out->cost, LINT_SCORE_FULL);
 	out->level = lint_level(out->tenths);
 }
 

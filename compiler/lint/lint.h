@@ -89,12 +89,21 @@ struct lint_cost {
 
 #define LINT_TOP_COSTS 5
 
+/* The cost at which a policy scores 10.0, wide open (docs/lint.md, "The
+ * exposure score"): a fixed scale, not the sum of every check's weight,
+ * so that one hole costs the same score however many rules the catalogue
+ * has (a sum grows with each rule added and dilutes every hole, until a
+ * `bind /` scored 1.1 and passed a threshold of 2). Three catastrophic
+ * holes (350 each) make a sandbox a formality. */
+#define LINT_SCORE_FULL 1000u
+
 struct lint_score {
 	bool scored;	 /* policies only: a fragment has no score */
 	unsigned tenths; /* 0..100: the score times ten, rounded */
 	const char *level;
 	unsigned cost;	/* weight of the failing checks */
-	unsigned total; /* weight of every check */
+	unsigned total; /* weight of every check (for the record: the score
+			   is cost over LINT_SCORE_FULL) */
 	struct lint_cost top[LINT_TOP_COSTS];
 	size_t ntop;
 };

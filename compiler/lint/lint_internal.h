@@ -83,7 +83,12 @@ lint_check_fn lint_net_world, lint_net_wide, lint_net_private,
 
 /* lint_limits.c */
 lint_check_fn lint_lim_memory, lint_lim_oom_process, lint_lim_pids,
-    lint_lim_wall, lint_lim_output, lint_lim_swap, lint_lim_cpu, lint_lim_core;
+    lint_lim_wall, lint_lim_output, lint_lim_swap, lint_lim_cpu, lint_lim_core,
+    lint_lim_dead;
+
+/* lint_syscalls.c: whether a full policy lets `name` be called, by a rule,
+ * the default or under some condition. */
+bool lint_sys_may_call(const struct lint_ctx *c, const char *name);
 
 /* lint_export.c */
 lint_check_fn lint_export_total, lint_export_active, lint_export_missing;

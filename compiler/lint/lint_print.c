@@ -39,8 +39,8 @@ static void print_score(const struct lint_report *r, FILE *out)
 		n == 1 ? "" : "s", s);
 	if (!r->score.scored || r->score.ntop == 0)
 		return;
-	fprintf(out, "  what costs the most (weight of %u in all):\n",
-		r->score.total);
+	fprintf(out, "  what costs the most (%u in all; %u scores 10.0):\n",
+		r->score.cost, LINT_SCORE_FULL);
 	for (size_t i = 0; i < r->score.ntop; i++) {
 		const struct lint_cost *c = &r->score.top[i];
 		fprintf(out, "    %4u  %s %s: %s%s\n", c->weight, c->rule->id,

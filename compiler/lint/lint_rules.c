@@ -11,11 +11,19 @@
  * narrows socket() to what the `net` section needs (net_apply.c).
  *
  * Weights: the exposure score (lint.c) is the weight of the failing checks
- * over the weight of all checks, as in systemd-analyze security. A check
- * is named by `check`; rules that measure the same exposure (the default
- * action, the egress list, the memory bound) share one, so that a policy
- * pays for it once, at its worst rule's weight. Weight 0: not about
- * exposure (compatibility, speed, the suppression comments).
+ * on a fixed scale, 10.0 at LINT_SCORE_FULL (1000). A check is named by
+ * `check`; rules that measure the same exposure (the default action, the
+ * egress list, the memory bound) share one, so that a policy pays for it
+ * once, at its worst rule's weight. Weight 0: not about exposure
+ * (compatibility, speed, the suppression comments, a dead limit).
+ *
+ * Calibrated on docs/lint.md's reference table (tests/lint/run.sh checks
+ * its order): a way out of the sandbox or into the kernel's widest
+ * surfaces (host root, default allow, open egress, admin capabilities,
+ * mount, bpf, module loading, new namespaces) weighs over 200, so that one
+ * alone fails the recommended `--threshold 2`; the three limits that stop
+ * a run from taking the host down (memory 100, pids 80, wall 60) fail it
+ * together, not one by one.
  */
 #include "lint_internal.h"
 
@@ -359,7 +367,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W212",
 	.name = "mount-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "mount",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -379,7 +387,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W213",
 	.name = "bpf-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "bpf",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -471,7 +479,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W218",
 	.name = "namespaces-allowed",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "namespaces",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -490,7 +498,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W219",
 	.name = "clone-namespaces",
 	.severity = SEV_E,
-	.weight = 100,
+	.weight = 250,
 	.check = "namespaces",
 	.area = "syscalls",
 	.security_severity = "8.0",
@@ -566,7 +574,7 @@ const struct lint_rule lint_rules[] = {
 	.id = "W223",
 	.name = "kernel-modules-allowed",
 	.severity = SEV_E,
-	.weight = 40,
+	.weight = 250,
 	.check = "modules",
 	.area = "syscalls",
 	.security_severity = "6.0",
@@ -930,7 +938,8 @@ const struct lint_rule lint_rules[] = {
 	    "host, and without `cputime` a busy loop runs until `wall`. "
 	    "Neither lets it out, but either lets one run starve the "
 	    "others.",
-	.fix = "add `cpu 0.5;` and `cputime 30s;` to `limits`",
+	.fix = "add `cpu 0.5;` to `limits`, and a `cputime` below `cpu` x "
+	       "`wall` (`cputime 14s;` with `wall 30s`: W412)",
 	.run = lint_lim_cpu,
     },
     {
@@ -1036,6 +1045,33 @@ const struct lint_rule lint_rules[] = {
 	.fix = "remove `oom process;` unless the workload restarts its own "
 	       "workers and checks their exits",
 	.run = lint_lim_oom_process,
+    },
+    {
+	.id = "W412",
+	.name = "dead-limit",
+	.severity = SEV_W,
+	.weight = 0,
+	.check = "dead-limits",
+	.area = "resources",
+	.security_severity = "2.0",
+	.summary = "a limit can never be reached",
+	.explanation =
+	    "Another limit or the mounts always come first: `cputime` at or "
+	    "above `cpu` x `wall` (one process cannot use more CPU time than "
+	    "the whole cgroup gets before the wall ends the run); `filesize` "
+	    "at or above the largest file the sandbox can hold (its writable "
+	    "tmpfs mounts and slots, /dev/shm, memfds when memfd_create may "
+	    "be called, and `memory` + `swap` over all of them; a writable "
+	    "bind is unbounded). (A `stdout` or `stderr` cap above `output` "
+	    "is the compiler's own warning.) "
+	    "The limit reads like a boundary and is none: the report can "
+	    "never give its reason (a CPU-bound run ends `timeout`, not "
+	    "`cpu_time`), and a reviewer who trusts it misjudges the policy. "
+	    "Not an exposure (the tighter limit holds), so it does not count "
+	    "in the score.",
+	.fix = "lower the limit below what comes first (`cputime 14s` with "
+	       "`cpu 0.5` and `wall 30s`), or remove it",
+	.run = lint_lim_dead,
     },
 
     /* ------------------------------------------ identity and environment */

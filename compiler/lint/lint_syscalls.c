@@ -438,3 +438,10 @@ void lint_sys_hot_path(struct lint_ctx *c, const struct lint_rule *r)
 		    "checked by argument on every call: the kernel cannot "
 		    "cache the filter's answer");
 }
+
+bool lint_sys_may_call(const struct lint_ctx *c, const char *name)
+{
+	struct ward_loc loc;
+
+	return allowed(c, name, &loc) != NOT_ALLOWED;
+}

@@ -8,10 +8,9 @@
 #include "launch.h"
 #include "util.h"
 
-/* Size of the /dev tmpfs (only mount points and symlinks live there) and of
- * /dev/shm, which the language gives no size of its own. */
+/* Size of the /dev tmpfs (only mount points and symlinks live there);
+ * /dev/shm's, WARD_SHM_SIZE, is in policy.h (lint reads it too). */
 #define WARD_DEV_SIZE (64u * 1024)
-#define WARD_SHM_SIZE (64u * 1024 * 1024)
 
 struct ward_mounts;
 

@@ -171,9 +171,9 @@ expect_rc bad-threshold 2 --threshold 11 "$C/clean.ward"
 expect_rc bad-threshold-text 2 --threshold high "$C/clean.ward"
 expect_rc list-rules-with-file 2 --list-rules "$C/clean.ward"
 expect_rc list-rules-bad-format 2 --list-rules --format sarif
-# W104-write-exec scores 0.2 (60 of 3200), clean 0.0, wide-open 10.0
-expect_rc threshold-below 1 --threshold 0.1 "$C/W104-write-exec.ward"
-expect_rc threshold-at 0 --threshold 0.2 "$C/W104-write-exec.ward"
+# W104-write-exec scores 0.6 (60 of the full scale, 1000), clean 0.0, wide-open 10.0
+expect_rc threshold-below 1 --threshold 0.5 "$C/W104-write-exec.ward"
+expect_rc threshold-at 0 --threshold 0.6 "$C/W104-write-exec.ward"
 expect_rc threshold-zero 0 --threshold 0 "$C/clean.ward"
 expect_rc threshold-ten 1 --threshold 9.9 "$C/supp-multi.ward" "$C/wide-open.ward"
 if grep -q 'wide-open.ward: the exposure score 10.0 is above the threshold 9.9' \
@@ -352,5 +352,59 @@ if [ -x "$multitool" ]; then
 		fail sarif-multitool/all-cases "$found"
 	fi
 fi
+
+# ------------------------------------------------- the reference table
+# docs/lint.md's calibration: every row rebuilt, scored, and in the order a
+# security team expects (strictly, each above the next), with the verdicts
+# of the recommended threshold, 2: the two unsafe python variants and the
+# imported Docker profile fail it, every stdlib profile passes.
+cd "$top" || exit 2
+ref=$tmp/ref
+mkdir -p "$ref"
+py=stdlib-policies/python.ward
+awk '/^limits \{/ { skip = 1 } !skip { print } skip && /^\}/ { skip = 0 }' "$py" >"$ref/python-nolimits.ward"
+sed -e 's/^    errno EPERM @privileged, @mount, @module,/    allow @mount, @privileged, @namespaces;\n    errno EPERM @module,/' \
+	-e 's/ @io-uring, @namespaces, userfaultfd;/ @io-uring, userfaultfd;/' "$py" >"$ref/python-unsafe.ward"
+"$WARDC" import --target x86_64 tests/export/upstream/moby-default.json \
+	-o "$ref/docker.ward" 2>/dev/null
+score_of() {
+	lint -I stdlib-policies --format json "$1" 2>/dev/null | python3 -c 'import json, sys
+print("%.1f" % json.load(sys.stdin)["files"][0]["score"])' 2>/dev/null || echo none
+}
+prev="" prevname="" order_ok=1 table=""
+for row in "no-policy:$C/wide-open.ward" "python-unsafe:$ref/python-unsafe.ward" \
+	"docker-default:$ref/docker.ward" "python-nolimits:$ref/python-nolimits.ward" \
+	"cc:stdlib-policies/cc.ward" "python:$py"; do
+	name=${row%%:*}
+	sc=$(score_of "${row#*:}")
+	table="$table $name=$sc"
+	if [ "$sc" = none ] || { [ -n "$prev" ] && ! python3 -c "import sys; sys.exit(not $prev > $sc)"; }; then
+		order_ok=0
+	fi
+	prev=$sc prevname=$name
+done
+if [ "$order_ok" = 1 ]; then
+	pass "reference/order ($table )"
+else
+	fail reference/order "not strictly decreasing:$table"
+fi
+for f in "$ref/python-unsafe.ward" "$ref/docker.ward" "$ref/python-nolimits.ward"; do
+	sc=$(score_of "$f")
+	if python3 -c "import sys; sys.exit(not $sc > 2.0)" 2>/dev/null; then
+		pass "reference/above-2/$(basename "$f" .ward) ($sc)"
+	else
+		fail "reference/above-2/$(basename "$f" .ward)" "score $sc"
+	fi
+done
+# no limits gives only warnings: the threshold alone fails it
+expect_rc reference-threshold-nolimits 1 -I stdlib-policies --threshold 2 "$ref/python-nolimits.ward"
+# python without just memory (and swap, which needs it), pids and wall: 2.4
+sed -e '/^    memory 512M;$/d' -e '/^    swap 0;$/d' -e '/^    pids 256;$/d' \
+	-e '/^    wall 30s;$/d' -e '/^    grace 5s;$/d' "$py" >"$ref/python-no-mpw.ward"
+expect_rc reference-threshold-no-memory-pids-wall 1 -I stdlib-policies --threshold 2 "$ref/python-no-mpw.ward"
+for src in stdlib-policies/*.ward; do
+	grep -q '^policy ' "$src" || continue
+	expect_rc "reference-threshold-stdlib/$(basename "$src" .ward)" 0 --threshold 2 "$src"
+done
 
 [ "$fails" -eq 0 ]

@@ -77,4 +77,29 @@ if [ "$rc" = 1 ] && [ "$(printf '%s\n' "$out" | sed -n '/^export:/,$p')" = "$wan
 else
 	fail diff/export "rc=$rc $(printf '%s' "$out" | tr '\n' '|')"
 fi
+# Issue 17: zip added and the total raised tenfold is two widenings, exit 1;
+# so are a workdir moved and the caller's groups kept. (Every field of every
+# profile: tests/unit/test_diff.c.)
+sed -e 's/types text, png;/types text, png, zip;/' -e 's/total 40M;/total 400M;/' \
+	"$py" >"$tmp/total.ward"
+out=$($WARDC diff -I stdlib-policies --format json "$py" "$tmp/total.ward" 2>&1)
+rc=$?
+if [ "$rc" = 1 ] && printf '%s' "$out" | grep -q '"what": "output: total"' &&
+	printf '%s' "$out" | grep -q '"what": "output: type zip"' &&
+	printf '%s' "$out" | grep -q '"equal": false'; then
+	pass diff/export-total
+else
+	fail diff/export-total "rc=$rc $(printf '%s' "$out" | tr '\n' ' ')"
+fi
+sed -e 's|workdir /work;|workdir /tmp; groups keep;|' "$py" >"$tmp/identity.ward"
+out=$($WARDC diff -I stdlib-policies "$py" "$tmp/identity.ward" 2>&1)
+rc=$?
+want='identity:
+  ~ workdir: /work -> /tmp
+  + groups: refuse -> keep'
+if [ "$rc" = 1 ] && [ "$(printf '%s\n' "$out" | sed -n '/^identity:/,$p')" = "$want" ]; then
+	pass diff/identity
+else
+	fail diff/identity "rc=$rc $(printf '%s' "$out" | tr '\n' '|')"
+fi
 [ "$fails" -eq 0 ]

@@ -38,6 +38,7 @@
 #include "export.h"
 #include "policy.h"
 #include "syscalls.h"
+#include "tests/lib/compiled.h"
 #include "tests/oracle/random_rules.h"
 #include "tests/oracle/rules_eval.h"
 
@@ -961,34 +962,19 @@ static void compare_golden(const char *path, const char *got)
 	free(want);
 }
 
-struct compiled {
-	uint8_t *buf;
-	size_t len;
-	struct ward_blob blob;
-};
+#define compiled ward_test_compiled
 
 static void compile(const char *src, struct compiled *c)
 {
-	static const char *inc[] = {"stdlib-policies"};
-	struct ward_opts o = {.incdirs = inc,
-			      .nincdirs = 1,
-			      .arch = WARD_ARCH_X86_64,
-			      .format = WARD_DIAG_TEXT,
-			      .color = WARD_COLOR_NEVER,
-			      .diag_out = stderr};
-	ward_err err = {0};
-	char buf[600];
-	assert_int_equal(ward_driver_compile(src, &o, &c->buf, &c->len),
-			 WARDC_OK);
-	if (ward_blob_read(c->buf, c->len, 0, &c->blob, &err) < 0)
-		fail_msg("%s", ward_err_str(&err, buf, sizeof(buf)));
+	char msg[600];
+	if (ward_test_compile(src, c, msg, sizeof(msg)) < 0)
+		fail_msg("%s", msg);
 	assert_true(c->blob.has_rules);
 }
 
 static void release(struct compiled *c)
 {
-	ward_blob_release(&c->blob);
-	free(c->buf);
+	ward_test_compiled_release(c);
 }
 
 static void test_oci_golden(void **state)

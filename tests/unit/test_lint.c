@@ -223,13 +223,14 @@ static void test_score_arithmetic(void **state)
 /*
  * The total, summed by hand from the table (a check counts its highest
  * weight): host-paths 350, writable-host 100, write-exec 60, memory 100,
- * default-action 350, the 17 syscall checks from ptrace to ioctl 1000,
+ * default-action 350, the 17 syscall checks from ptrace to ioctl 1660,
  * egress 350, dns 60, ports 30, pids 80, wall 60, output 40, cpu 20, core
  * 20, export-rules 40, user 60, capabilities 300, secrets 150,
- * inherited-code-path 60, hostname 10, identity-named 30: 3270. Changing a
- * weight changes it: update this and docs/lint.md together.
+ * inherited-code-path 60, hostname 10, identity-named 30: 3930. Changing a
+ * weight changes it: update this and docs/lint.md together. The score no
+ * longer divides by it but by LINT_SCORE_FULL, 1000.
  */
-#define TOTAL 3270u
+#define TOTAL 3930u
 
 static void test_score_cases(void **state)
 {
@@ -244,11 +245,11 @@ static void test_score_cases(void **state)
 	assert_string_equal(s.level, "OK");
 	assert_int_equal(s.ntop, 0);
 
-	/* W104 alone: 60 / 3270 = 0.18 -> 0.2 */
+	/* W104 alone: 60 / 1000 = 0.6 */
 	struct lint_finding one[] = {mk("W104", false), mk("W104", false)};
 	lint_score_compute(one, 2, 0, &s);
 	assert_int_equal(s.cost, 60);
-	assert_int_equal(s.tenths, 2);
+	assert_int_equal(s.tenths, 6);
 	assert_int_equal(s.ntop, 1);
 	assert_string_equal(s.top[0].rule->id, "W104");
 	assert_int_equal(s.top[0].weight, 60);
@@ -261,12 +262,12 @@ static void test_score_cases(void **state)
 	assert_true(s.top[0].suppressed);
 
 	/* one check, three rules: the highest failing weight, once:
-	 * W401 100 + W105 30 + W405 20 costs 100 -> 0.31 -> 0.3 */
+	 * W401 100 + W105 30 + W405 20 costs 100 -> 1.0 */
 	struct lint_finding mem[] = {mk("W105", false), mk("W405", false),
 				     mk("W401", false)};
 	lint_score_compute(mem, 3, 0, &s);
 	assert_int_equal(s.cost, 100);
-	assert_int_equal(s.tenths, 3);
+	assert_int_equal(s.tenths, 10);
 	assert_int_equal(s.ntop, 1);
 	assert_string_equal(s.top[0].rule->id, "W401");
 	assert_string_equal(s.top[0].check, "memory");
@@ -282,32 +283,46 @@ static void test_score_cases(void **state)
 	assert_int_equal(s.cost, 0);
 	assert_int_equal(s.ntop, 0);
 
-	/* egress anywhere: 350 / 3270 = 1.07 -> 1.1, MEDIUM */
+	/* egress anywhere: 350 / 1000 = 3.5, EXPOSED: one catastrophic hole
+	 * fails the recommended threshold of 2 */
 	struct lint_finding world[] = {mk("W301", false), mk("W303", false)};
 	lint_score_compute(world, 2, 0, &s);
 	assert_int_equal(s.cost, 350);
-	assert_int_equal(s.tenths, 11);
-	assert_string_equal(s.level, "MEDIUM");
+	assert_int_equal(s.tenths, 35);
+	assert_string_equal(s.level, "EXPOSED");
 
 	/* top five by weight, then id; checks counted once:
 	 * W101 350 + W201 350 + W301 350 + W503 300 + W504 150 + W210 100
-	 * (W102 is in W101's check) = 1600 -> 4.89 -> 4.9, EXPOSED */
+	 * (W102 is in W101's check) = 1600, past the full scale: 10.0 */
 	struct lint_finding many[] = {mk("W210", false), mk("W504", false),
 				      mk("W102", false), mk("W503", false),
 				      mk("W301", false), mk("W201", false),
 				      mk("W101", false)};
 	lint_score_compute(many, 7, 0, &s);
 	assert_int_equal(s.cost, 1600);
-	assert_int_equal(s.tenths, 49);
-	assert_string_equal(s.level, "EXPOSED");
+	assert_int_equal(s.tenths, 100);
+	assert_string_equal(s.level, "UNSAFE");
 	assert_int_equal(s.ntop, LINT_TOP_COSTS);
 	static const char *const order[] = {"W101", "W201", "W301", "W503",
 					    "W504"};
 	for (size_t i = 0; i < LINT_TOP_COSTS; i++)
 		assert_string_equal(s.top[i].rule->id, order[i]);
 
+	/* W212 (mount) alone: 250 -> 2.5, above the threshold of 2; W401 +
+	 * W402 + W403 (no memory, pids, wall) 240 -> 2.4;
+	 * W401 alone 1.0 */
+	struct lint_finding mnt[] = {mk("W212", false)};
+	lint_score_compute(mnt, 1, 0, &s);
+	assert_int_equal(s.tenths, 25);
+	struct lint_finding dos[] = {mk("W401", false), mk("W402", false),
+				     mk("W403", false)};
+	lint_score_compute(dos, 3, 0, &s);
+	assert_int_equal(s.tenths, 24);
+	lint_score_compute(dos, 1, 0, &s);
+	assert_int_equal(s.tenths, 10);
+
 	/* on aarch64 the raw-io check (iopl, ioperm: x86 only) cannot fail
-	 * and leaves the total: 3200 - 30; x86_64 keeps it */
+	 * and leaves the total: TOTAL - 30; x86_64 keeps it */
 	lint_score_compute(NULL, 0, WARD_ARCH_AARCH64, &s);
 	assert_int_equal(s.total, TOTAL - 30);
 	lint_score_compute(NULL, 0, WARD_ARCH_X86_64, &s);
@@ -689,12 +704,12 @@ static void test_sarif_fields(void **state)
 	/* the score, as a number */
 	yaml_node_t *props = get(&j, run, "properties");
 	yaml_node_t *score = get(&j, props, "exposureScore");
-	/* W104 60 + W103 100 = 160 of 3200: 0.5 */
-	assert_string_equal(str(score), "0.5");
+	/* W104 60 + W103 100 = 160 of 1000: 1.6 */
+	assert_string_equal(str(score), "1.6");
 	assert_int_equal(score->data.scalar.style, YAML_PLAIN_SCALAR_STYLE);
-	assert_string_equal(quoted(get(&j, props, "exposureLevel")), "OK");
+	assert_string_equal(quoted(get(&j, props, "exposureLevel")), "MEDIUM");
 	assert_string_equal(
-	    str(at(&j, props, "exposureScores", "#0", "score", END)), "0.5");
+	    str(at(&j, props, "exposureScores", "#0", "score", END)), "1.6");
 	assert_true(num(at(&j, props, "exposureScores", "#0", "weightTotal",
 			   END)) == TOTAL);
 	assert_string_equal(
