@@ -235,7 +235,11 @@ rc_is() { [ "$rc" = "$1" ]; }
 # leaks STRING: STRING appears in anything the run produced: its stdout,
 # stderr, report, or any file of the output slot.
 leaks() {
-	grep -rqaF -- "$1" "$SO" "$SE" "$REP" "$OUTD" 2>/dev/null
+	# (the report's run.argv is the command line the caller gave, which
+	# an attack may use to tell its program what to look for)
+	grep -rqaF -- "$1" "$SO" "$SE" "$OUTD" 2>/dev/null ||
+		{ jq 'del(.run.argv)' "$REP" 2>/dev/null || cat "$REP" 2>/dev/null; } |
+		grep -qaF -- "$1"
 }
 nothing_leaks() { ! leaks "$1"; }
 reason() { jq -r '.reason // empty' "$REP" 2>/dev/null; }
