@@ -65,3 +65,23 @@ void ward_rfc3339(const struct timespec *ts, char *buf, size_t len)
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec, ts->tv_nsec / 1000000);
 }
+
+void ward_json_time(FILE *f, const struct timespec *ts)
+{
+	char buf[64];
+
+	if (!ts->tv_sec) {
+		fputs("null", f);
+		return;
+	}
+	ward_rfc3339(ts, buf, sizeof(buf));
+	ward_json_str(f, buf);
+}
+
+void ward_json_u64_or_null(FILE *f, bool have, uint64_t v)
+{
+	if (have)
+		fprintf(f, "%llu", (unsigned long long)v);
+	else
+		fputs("null", f);
+}

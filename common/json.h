@@ -18,6 +18,7 @@
 #ifndef WARD_JSON_H
 #define WARD_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,5 +33,12 @@ void ward_json_str(FILE *f, const char *s);
 /* RFC 3339, UTC, milliseconds: "2025-11-29T11:40:01.123Z" (the form of
  * every time in the report and the records). */
 void ward_rfc3339(const struct timespec *ts, char *buf, size_t len);
+
+/* A time as a JSON string in that form; a zero time (never happened) as
+ * null. */
+void ward_json_time(FILE *f, const struct timespec *ts);
+
+/* v as a JSON number, or null when it is not known (!have). */
+void ward_json_u64_or_null(FILE *f, bool have, uint64_t v);
 
 #endif

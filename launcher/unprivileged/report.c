@@ -16,28 +16,6 @@
 #include <sys/capability.h>
 #include <sys/utsname.h>
 
-/* ------------------------------------------------------------ JSON */
-
-static void json_time(FILE *f, const struct timespec *ts)
-{
-	char buf[64];
-
-	if (!ts->tv_sec) {
-		fputs("null", f);
-		return;
-	}
-	ward_rfc3339(ts, buf, sizeof(buf));
-	ward_json_str(f, buf);
-}
-
-static void json_u64_or_null(FILE *f, bool have, uint64_t v)
-{
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
-}
-
 /* ------------------------------------------------------------ parts */
 
 const char *ward_violation_name(const struct ward_policy *p,
@@ -358,10 +336,11 @@ static void put_peaks(FILE *f, const struct ward_report *r)
 	else
 		fputs("null, \"pids_source\": null", f);
 	fputs(", \"cpu_throttled_periods\": ", f);
-	json_u64_or_null(f, st && st->have_throttle, st ? st->nr_throttled : 0);
+	ward_json_u64_or_null(f, st && st->have_throttle,
+			      st ? st->nr_throttled : 0);
 	fputs(", \"cpu_throttled_usec\": ", f);
-	json_u64_or_null(f, st && st->have_throttle,
-			 st ? st->throttled_usec : 0);
+	ward_json_u64_or_null(f, st && st->have_throttle,
+			      st ? st->throttled_usec : 0);
 	fprintf(f,
 		", \"wall_ms\": %llu, \"timers\": {\"sigterm_sent\": %s, "
 		"\"ended_by_backstop\": %s}, \"mounts\": ",
@@ -544,7 +523,7 @@ static void put_table(FILE *f, const struct ward_report *r)
 			m->flags & WARD_MNT_F_RW ? "true" : "false",
 			m->flags & WARD_MNT_F_EXEC ? "true" : "false",
 			m->flags & WARD_MNT_F_OPTIONAL ? "true" : "false");
-		json_u64_or_null(f, has_size, m->size);
+		ward_json_u64_or_null(f, has_size, m->size);
 		fputc('}', f);
 	}
 	fputc(']', f);
@@ -582,7 +561,7 @@ static void put_queue(FILE *f, const struct ward_queue *q)
 	}
 	fprintf(f, "{\"ms\": %llu, \"ceiling\": %u, \"slot\": ",
 		(unsigned long long)q->waited_ms, q->ceiling);
-	json_u64_or_null(f, q->slot >= 0, (uint64_t)q->slot);
+	ward_json_u64_or_null(f, q->slot >= 0, (uint64_t)q->slot);
 	fprintf(f,
 		", \"timeout_ms\": %llu, \"timed_out\": %s, \"host_wide\": "
 		"%s, \"dir\": ",
@@ -592,7 +571,7 @@ static void put_queue(FILE *f, const struct ward_queue *q)
 	ward_json_str(f, q->dir[0] ? q->dir : NULL);
 	fprintf(f, ", \"ticket_ns\": %llu, \"admitted_ns\": ",
 		(unsigned long long)q->ticket_ns);
-	json_u64_or_null(f, q->admitted_ns != 0, q->admitted_ns);
+	ward_json_u64_or_null(f, q->admitted_ns != 0, q->admitted_ns);
 	fputc('}', f);
 }
 
@@ -624,13 +603,13 @@ static void put_timings(FILE *f, const struct ward_report *r)
 		uint64_t m = steps[i].mark;
 
 		fprintf(f, "%s\"%s\": ", i ? ", " : "", steps[i].name);
-		json_u64_or_null(f, m >= prev && m, (m - prev) / 1000);
+		ward_json_u64_or_null(f, m >= prev && m, (m - prev) / 1000);
 		if (m >= prev && m)
 			prev = m;
 	}
 	fputs(", \"total\": ", f);
-	json_u64_or_null(f, r->done_ns >= t->start,
-			 (r->done_ns - t->start) / 1000);
+	ward_json_u64_or_null(f, r->done_ns >= t->start,
+			      (r->done_ns - t->start) / 1000);
 	fputc('}', f);
 }
 
@@ -656,17 +635,17 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	fputs(", \"run\": ", f);
 	put_run(f, r);
 	fputs(", \"created\": ", f);
-	json_time(f, &r->created);
+	ward_json_time(f, &r->created);
 	fputs(", \"destroyed\": ", f);
-	json_time(f, &r->destroyed);
+	ward_json_time(f, &r->destroyed);
 	fputs(", \"reason\": ", f);
 	ward_json_str(f, r->reason);
 	fputs(", \"flags\": ", f);
 	put_flags(f, r->flags);
 	fprintf(f, ", \"exit_code\": %d, \"target_exit\": ", r->exit_code);
-	json_u64_or_null(f, r->target_exit >= 0, (uint64_t)r->target_exit);
+	ward_json_u64_or_null(f, r->target_exit >= 0, (uint64_t)r->target_exit);
 	fputs(", \"signal\": ", f);
-	json_u64_or_null(f, r->signal > 0, (uint64_t)r->signal);
+	ward_json_u64_or_null(f, r->signal > 0, (uint64_t)r->signal);
 	fputs(", \"signal_name\": ", f);
 	if (r->signal > 0)
 		fprintf(f, "\"SIG%s\"", sigabbrev_np(r->signal));
@@ -685,8 +664,8 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	fputs(", \"oom\": ", f);
 	put_oom(f, r);
 	fputs(", \"pids_refused\": ", f);
-	json_u64_or_null(f, r->stats && r->stats->have_pids_events,
-			 r->stats ? r->stats->pids_max_hits : 0);
+	ward_json_u64_or_null(f, r->stats && r->stats->have_pids_events,
+			      r->stats ? r->stats->pids_max_hits : 0);
 	fputs(", \"output\": ", f);
 	put_output(f, r);
 	fputs(", \"denials\": ", f);

@@ -14,23 +14,8 @@
 
 static void put_first(FILE *f, const struct timespec *t)
 {
-	char buf[64];
-
 	fputs(", \"first\": ", f);
-	if (!t->tv_sec) {
-		fputs("null", f);
-		return;
-	}
-	ward_rfc3339(t, buf, sizeof(buf));
-	ward_json_str(f, buf);
-}
-
-static void put_u64(FILE *f, bool have, uint64_t v)
-{
-	if (have)
-		fprintf(f, "%llu", (unsigned long long)v);
-	else
-		fputs("null", f);
+	ward_json_time(f, t);
 }
 
 static void put_errno(FILE *f, int e)
@@ -146,7 +131,8 @@ static void put_attempt(FILE *f, const struct ward_report *r,
 	fputs(", \"address\": ", f);
 	ward_json_str(f, n->family && n->call != WARD_NC_SOCKET ? a : NULL);
 	fputs(", \"port\": ", f);
-	put_u64(f, n->family && n->call != WARD_NC_SOCKET, n->port);
+	ward_json_u64_or_null(f, n->family && n->call != WARD_NC_SOCKET,
+			      n->port);
 	if (n->call == WARD_NC_OTHER)
 		fputs(", \"domain\": null, \"type\": null", f);
 	else
@@ -182,7 +168,7 @@ void ward_report_denials(FILE *f, const struct ward_report *r)
 		first = false;
 	}
 	fputs("], \"seccomp_dropped\": ", f);
-	put_u64(f, b, b ? b->sys_dropped : 0);
+	ward_json_u64_or_null(f, b, b ? b->sys_dropped : 0);
 	fputs(", \"network\": ", f);
 	if (!b && !r->net_checked) {
 		fputs("null", f);
@@ -209,7 +195,7 @@ void ward_report_denials(FILE *f, const struct ward_report *r)
 		fputc(']', f);
 	}
 	fputs(", \"network_dropped\": ", f);
-	put_u64(f, b, b ? b->net_dropped : 0);
+	ward_json_u64_or_null(f, b, b ? b->net_dropped : 0);
 	fputc('}', f);
 }
 
@@ -248,7 +234,7 @@ void ward_report_network(FILE *f, const struct ward_report *r)
 		fputc(']', f);
 	}
 	fputs(", \"attempts_dropped\": ", f);
-	put_u64(f, b, b ? b->net_dropped : 0);
+	ward_json_u64_or_null(f, b, b ? b->net_dropped : 0);
 	fputs(", \"broker\": ", f);
 	if (!r->broker || !r->started) {
 		fputs("null", f);
