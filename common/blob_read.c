@@ -411,6 +411,13 @@ static const struct {
     [WARD_MNT_DIR] = {"dir", ARG_NONE, false, true},
 };
 
+const char *ward_mount_kind_name(uint32_t kind)
+{
+	return kind < ARRAY_LEN(mount_kinds) && mount_kinds[kind].name
+		   ? mount_kinds[kind].name
+		   : "?";
+}
+
 static int read_mount_arg(struct cur *c, struct ward_mount *m, uint8_t arg)
 {
 	const char *s;

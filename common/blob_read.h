@@ -43,4 +43,8 @@ void ward_blob_release(struct ward_blob *b);
  * is, the whole file except the digest field itself. len >= 64. */
 void ward_blob_content_digest(const uint8_t *buf, size_t len, uint8_t out[32]);
 
+/* A mount kind's name in the format's words ("bind", "tmpfs", ...), "?" for
+ * a number the format does not have. */
+const char *ward_mount_kind_name(uint32_t kind);
+
 #endif

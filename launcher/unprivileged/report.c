@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include "blob.h"
+#include "blob_read.h"
 #include "channel.h"
 #include "report_net.h"
 #include "sha256.h"
@@ -469,18 +470,6 @@ static void put_argv(FILE *f, char *const *argv)
 	fprintf(f, "], \"argv_truncated\": %s", cut ? "true" : "false");
 }
 
-static const char *kind_name(uint32_t kind)
-{
-	static const char *const names[] = {
-	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
-	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
-	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
-	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
-	};
-
-	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
-}
-
 static const char *slot_host(const struct ward_report *r, const char *name)
 {
 	for (size_t i = 0; name && i < r->nslots; i++)
@@ -506,8 +495,8 @@ static void put_table(FILE *f, const struct ward_report *r)
 
 		fprintf(f, "%s{\"target\": ", i ? ", " : "");
 		ward_json_str(f, m->dst);
-		fprintf(f,
-			", \"kind\": \"%s\", \"source\": ", kind_name(m->kind));
+		fprintf(f, ", \"kind\": \"%s\", \"source\": ",
+			ward_mount_kind_name(m->kind));
 		ward_json_str(f, m->kind == WARD_MNT_BIND ||
 					 m->kind == WARD_MNT_SLOT ||
 					 m->kind == WARD_MNT_SYMLINK
