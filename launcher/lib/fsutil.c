@@ -42,3 +42,19 @@ int ward_random_name(char *buf, size_t len, const char *prefix)
 	ward_hex(r, sizeof(r), buf + n);
 	return 0;
 }
+
+DIR *ward_dir_stream(int dirfd)
+{
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 3);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	int e = errno;
+
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		errno = e;
+		return NULL;
+	}
+	rewinddir(d);
+	return d;
+}

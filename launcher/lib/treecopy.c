@@ -205,17 +205,12 @@ int ward_tree_copy_entry(const struct ward_treecopy *o, int sfd, int dfd,
 int ward_tree_copy_depth(const struct ward_treecopy *o, int sfd, int dfd,
 			 unsigned depth)
 {
-	int dup_fd = fcntl(sfd, F_DUPFD_CLOEXEC, 3);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	DIR *d = ward_dir_stream(sfd);
 	struct dirent *e;
 	int rc = 0;
 
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!d)
 		return ward_fail(o->err, errno, "%s: read", o->what);
-	}
-	rewinddir(d);
 	while (rc == 0 && (errno = 0, e = readdir(d)))
 		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
 			rc =

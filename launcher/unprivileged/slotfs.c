@@ -80,16 +80,11 @@ void ward_slotfs_sample(struct ward_slotfs *m)
 static void count_kept(int host, int tmp, unsigned depth, uint64_t *n,
 		       size_t *seen)
 {
-	int dup_fd = fcntl(host, F_DUPFD_CLOEXEC, 3);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	DIR *d = ward_dir_stream(host);
 	struct dirent *e;
 
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!d)
 		return;
-	}
-	rewinddir(d);
 	while ((e = readdir(d)) && (*seen)++ < WALK_MAX) {
 		struct stat a, b;
 
@@ -145,17 +140,12 @@ void ward_slotfs_copy_back(struct ward_slotfs *m)
 static bool at_size(int fd, uint64_t size, unsigned depth, size_t *seen,
 		    char *buf, size_t len)
 {
-	int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-	DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+	DIR *d = ward_dir_stream(fd);
 	struct dirent *e;
 	bool found = false;
 
-	if (!d) {
-		if (dup_fd >= 0)
-			close(dup_fd);
+	if (!d)
 		return false;
-	}
-	rewinddir(d);
 	while (!found && (e = readdir(d)) && (*seen)++ < WALK_MAX) {
 		struct stat st;
 
