@@ -151,7 +151,8 @@ fi
 # first come, first served: admitted in the order of the tickets
 order=$(for i in 1 2 3 4 5 6 7 8; do
 	q "$T/out/r$i.json" '"\(.queue.ticket_ns) \(.queue.admitted_ns)"'
-done | sort -n | awk 'NR > 1 && $2 < last { bad = 1 } { last = $2 } END { print bad ? "out of order" : "in order" }')
+done | sort -n | awk '$1 !~ /^[0-9]+$/ || $2 !~ /^[0-9]+$/ { bad = 2 } NR > 1 && $2 < last { bad = bad ? bad : 1 } { last = $2 }
+	END { print NR != 8 ? "only " NR " tickets" : bad == 2 ? "a report without its ticket" : bad ? "out of order" : "in order" }')
 if [ "$order" = "in order" ]; then
 	pass admission/first-come-first-served
 else

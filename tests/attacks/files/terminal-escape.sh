@@ -11,7 +11,8 @@
 #   text lines are intact; the report says the stream is in text mode and
 #   counts the escaped bytes
 # control: the same program under a test policy whose stdout is `raw`
-#   (only that line differs) passes the ESC byte through to the caller
+#   (only that line differs) passes the ESC, BEL, CR and U+202E bytes
+#   through to the caller
 # if it fails: the courier's text mode (launcher/unprivileged/textsafe.c,
 #   output.c), the profile's `stdout text;`
 
@@ -39,4 +40,6 @@ PY
 	cp "$SO" "$CASE_T/raw.out"
 	control "with stdout raw, the ESC byte reaches the caller" \
 		sh -c "grep -q \"\$(printf '\\033')\" '$CASE_T/raw.out'"
+	control "... and the BEL, CR and U+202E bytes too" \
+		sh -c "grep -q \"\$(printf '\\007')\" '$CASE_T/raw.out' && grep -q \"\$(printf '\\r')\" '$CASE_T/raw.out' && grep -q \"\$(printf '\\342\\200\\256')\" '$CASE_T/raw.out'"
 }
