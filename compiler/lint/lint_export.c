@@ -60,12 +60,6 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 	}
 }
 
-static struct ward_loc mount_loc(const struct lint_ctx *c, uint32_t i)
-{
-	return c->w->mounts ? c->w->mounts[i]
-			    : (struct ward_loc){.file = WARD_NO_FILE};
-}
-
 void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 0; i < c->p->nmounts; i++) {
@@ -76,7 +70,7 @@ void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
 		for (uint32_t k = 0; k < c->p->nexports; k++)
 			ruled |= !strcmp(c->p->exports[k].slot, m->src);
 		if (!ruled)
-			lint_add(c, r, mount_loc(c, i), m->src,
+			lint_add(c, r, lint_mount_loc(c, i), m->src,
 				 "slot `%s` is writable and has no `export` "
 				 "section: what the run leaves there reaches "
 				 "the caller unchecked",
