@@ -11,6 +11,7 @@
 #include "describe.h"
 
 #include "rules_meaning.h"
+#include "sema.h"
 #include "syscall_args.h"
 #include "units.h"
 #include "util.h"
@@ -101,13 +102,7 @@ const char *describe_limit_value(struct ward_pool *p, enum ward_limit k,
 
 const char *describe_mount_kind(uint32_t kind)
 {
-	static const char *const names[] = {
-	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
-	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
-	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
-	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
-	};
-	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
+	return ward_mount_kind_name(kind);
 }
 
 const char *describe_mount_flags(struct ward_pool *p,
