@@ -24,27 +24,15 @@ struct fs_entry {
 	bool size_default; /* a read-write slot sized by the built-in default */
 };
 
-static const char *kind_name(uint32_t kind)
+const char *ward_mount_kind_name(uint32_t kind)
 {
-	switch (kind) {
-	case WARD_MNT_BIND:
-		return "bind";
-	case WARD_MNT_TMPFS:
-		return "tmpfs";
-	case WARD_MNT_PROC:
-		return "proc";
-	case WARD_MNT_DEV:
-		return "dev";
-	case WARD_MNT_FILE:
-		return "file";
-	case WARD_MNT_SYMLINK:
-		return "symlink";
-	case WARD_MNT_SLOT:
-		return "slot";
-	case WARD_MNT_DIR:
-		return "dir";
-	}
-	return "?";
+	static const char *const names[] = {
+	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
+	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
+	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
+	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
+	};
+	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
 }
 
 /* ro/rw and exec/noexec as written, with the defaults of spec 1.7.3. */
@@ -296,7 +284,7 @@ static bool placed_under(struct sema *s, struct fs_entry *e)
 			continue;
 		ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
 			  "`%s` lies under the %s entry `%s`", e->m.dst,
-			  kind_name(k), a->m.dst);
+			  ward_mount_kind_name(k), a->m.dst);
 		if (k == WARD_MNT_SYMLINK)
 			ward_diag_help(s->d, "mount at the symlink's target "
 					     "instead: the launcher never "
@@ -419,7 +407,7 @@ void sema_fs(struct sema *s)
 				  e->m.dst);
 			ward_diag_note(s->d, first->dst_loc,
 				       "first used here (by a %s entry)",
-				       kind_name(first->m.kind));
+				       ward_mount_kind_name(first->m.kind));
 			continue;
 		}
 		if (e->m.kind == WARD_MNT_FILE)

@@ -112,6 +112,34 @@ static bool eval_word(struct sema *s, const struct limit_def *def,
 	return false;
 }
 
+/* Is limits[i] the first entry of its name? (`stdout` and `stderr` are
+ * in the table twice: a size and a word.) */
+static bool first_of_name(size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(limits[j].name, limits[i].name))
+			return false;
+	return true;
+}
+
+/* The limits' names, each once, as "a, b and c". */
+static const char *limit_list(struct ward_pool *p)
+{
+	const char *list = "";
+	size_t total = 0, n = 0;
+
+	for (size_t i = 0; i < ARRAY_LEN(limits); i++)
+		total += first_of_name(i);
+	for (size_t i = 0; i < ARRAY_LEN(limits); i++)
+		if (first_of_name(i))
+			list = ward_pool_printf(p, "%s%s%s", list,
+						!n++	     ? ""
+						: n == total ? " and "
+							     : ", ",
+						limits[i].name);
+	return list;
+}
+
 static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 {
 	const char *names[ARRAY_LEN(limits)];
@@ -125,14 +153,7 @@ static void unknown_limit(struct sema *s, const struct ward_stmt *st)
 	if (hit)
 		ward_diag_help(s->d, "did you mean `%s`?", hit);
 	else
-		ward_diag_help(s->d,
-			       "the limits are memory, swap, cpu, pids, wall, "
-			       "grace, cputime, nofile, nproc, filesize, "
-			       "stack, memlock, core, stdout, stderr, "
-			       "output, sigpending, msgqueue, "
-			       "inotify-instances, inotify-watches, "
-			       "fanotify-groups, fanotify-marks, slot-size, "
-			       "oom, stdout-at-cap and stderr-at-cap");
+		ward_diag_help(s->d, "the limits are %s", limit_list(s->pool));
 }
 
 static bool eval_limit(struct sema *s, const struct limit_def *def,

@@ -13,6 +13,7 @@
 #include "blob_read.h"
 
 #include "rules_meaning.h"
+#include "sema.h"
 #include "syscall_args.h"
 #include "units.h"
 #include "util.h"

@@ -59,6 +59,12 @@ struct ward_loc lint_missing_loc(const struct lint_ctx *c,
 	return c->w->policy;
 }
 
+struct ward_loc lint_mount_loc(const struct lint_ctx *c, uint32_t i)
+{
+	return c->w->mounts ? c->w->mounts[i]
+			    : (struct ward_loc){.file = WARD_NO_FILE};
+}
+
 static void each_in(struct lint_ctx *c, const struct lint_rule *r,
 		    enum ward_stmt_kind kind, struct ward_stmt *const *stmts,
 		    size_t n,

@@ -60,12 +60,6 @@ void lint_export_total(struct lint_ctx *c, const struct lint_rule *r)
 	}
 }
 
-static struct ward_loc mount_loc(const struct lint_ctx *c, uint32_t i)
-{
-	return c->w->mounts ? c->w->mounts[i]
-			    : (struct ward_loc){.file = WARD_NO_FILE};
-}
-
 void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 0; i < c->p->nmounts; i++) {
@@ -76,7 +70,7 @@ void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
 		for (uint32_t k = 0; k < c->p->nexports; k++)
 			ruled |= !strcmp(c->p->exports[k].slot, m->src);
 		if (!ruled)
-			lint_add(c, r, mount_loc(c, i), m->src,
+			lint_add(c, r, lint_mount_loc(c, i), m->src,
 				 "slot `%s` is writable and has no `export` "
 				 "section: what the run leaves there reaches "
 				 "the caller unchecked",
@@ -86,17 +80,21 @@ void lint_export_missing(struct lint_ctx *c, const struct lint_rule *r)
 
 void lint_export_active(struct lint_ctx *c, const struct lint_rule *r)
 {
-	static const uint32_t active[] = {WARD_EXPORT_T_HTML, WARD_EXPORT_T_SVG,
-					  WARD_EXPORT_T_ZIP, WARD_EXPORT_T_TAR,
-					  WARD_EXPORT_T_GZIP};
-	static const char *const why[] = {
-	    "HTML runs scripts in the browser that opens it",
-	    "SVG runs scripts in the browser that opens it",
+	static const char archive[] =
 	    "an archive's entries are checked for paths, links and sizes, "
-	    "not for what they hold",
-	    "an archive's entries are checked for paths, links and sizes, "
-	    "not for what they hold",
-	    "what a gzip file holds is bounded in size, not typed",
+	    "not for what they hold";
+	static const struct {
+		uint32_t type;
+		const char *why;
+	} active[] = {
+	    {WARD_EXPORT_T_HTML,
+	     "HTML runs scripts in the browser that opens it"},
+	    {WARD_EXPORT_T_SVG,
+	     "SVG runs scripts in the browser that opens it"},
+	    {WARD_EXPORT_T_ZIP, archive},
+	    {WARD_EXPORT_T_TAR, archive},
+	    {WARD_EXPORT_T_GZIP,
+	     "what a gzip file holds is bounded in size, not typed"},
 	};
 
 	for (uint32_t i = 0; i < c->p->nexports; i++) {
@@ -104,15 +102,15 @@ void lint_export_active(struct lint_ctx *c, const struct lint_rule *r)
 		for (size_t k = 0; k < ARRAY_LEN(active); k++) {
 			const char *name;
 
-			if (!(e->types & active[k]))
+			if (!(e->types & active[k].type))
 				continue;
-			name = ward_export_type_name(active[k]);
+			name = ward_export_type_name(active[k].type);
 			lint_add(
 			    c, r, item_loc(export_stmt(c, e), "types"),
 			    ward_pool_printf(c->pool, "%s:%s", e->slot, name),
 			    "the export of slot `%s` lets `%s` files out: "
 			    "%s",
-			    e->slot, name, why[k]);
+			    e->slot, name, active[k].why);
 		}
 	}
 }

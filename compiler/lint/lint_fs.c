@@ -68,19 +68,13 @@ static const char *sensitive_hit(const char *src, bool *holds)
 	return NULL;
 }
 
-static struct ward_loc mount_loc(const struct lint_ctx *c, uint32_t i)
-{
-	return c->w->mounts ? c->w->mounts[i]
-			    : (struct ward_loc){.file = WARD_NO_FILE};
-}
-
 void lint_fs_root_bind(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 1; i < c->p->nmounts; i++) {
 		const struct ward_mount *m = &c->p->mounts[i];
 		if (m->kind != WARD_MNT_BIND || strcmp(m->src, "/") != 0)
 			continue;
-		lint_add(c, r, mount_loc(c, i), m->dst,
+		lint_add(c, r, lint_mount_loc(c, i), m->dst,
 			 "the host's root directory is bound at %s (%s)",
 			 m->dst,
 			 m->flags & WARD_MNT_F_RW ? "writable" : "read-only");
@@ -100,16 +94,16 @@ void lint_fs_sensitive_bind(struct lint_ctx *c, const struct lint_rule *r)
 		if (!hit)
 			continue;
 		if (hit == m->src)
-			lint_add(c, r, mount_loc(c, i), m->src,
+			lint_add(c, r, lint_mount_loc(c, i), m->src,
 				 "%s is a socket of the host: binding it "
 				 "hands its daemon to the sandbox",
 				 m->src);
 		else if (holds)
-			lint_add(c, r, mount_loc(c, i), m->src,
+			lint_add(c, r, lint_mount_loc(c, i), m->src,
 				 "the host's %s is bound, and %s with it",
 				 m->src, hit);
 		else
-			lint_add(c, r, mount_loc(c, i), m->src,
+			lint_add(c, r, lint_mount_loc(c, i), m->src,
 				 "the host's %s is bound (it is %s%s)", m->src,
 				 strcmp(m->src, hit) == 0 ? "" : "under ", hit);
 	}
@@ -121,7 +115,7 @@ void lint_fs_writable_bind(struct lint_ctx *c, const struct lint_rule *r)
 		const struct ward_mount *m = &c->p->mounts[i];
 		if (m->kind != WARD_MNT_BIND || !(m->flags & WARD_MNT_F_RW))
 			continue;
-		lint_add(c, r, mount_loc(c, i), m->dst,
+		lint_add(c, r, lint_mount_loc(c, i), m->dst,
 			 "the host's %s is bound writable at %s", m->src,
 			 m->dst);
 	}
@@ -139,7 +133,7 @@ void lint_fs_write_exec(struct lint_ctx *c, const struct lint_rule *r)
 		rw = m->kind == WARD_MNT_TMPFS || (m->flags & WARD_MNT_F_RW);
 		if (!rw || !(m->flags & WARD_MNT_F_EXEC))
 			continue;
-		lint_add(c, r, mount_loc(c, i), m->dst,
+		lint_add(c, r, lint_mount_loc(c, i), m->dst,
 			 "%s (%s) is both writable and executable", m->dst,
 			 describe_mount_kind(m->kind));
 	}
@@ -162,7 +156,7 @@ void lint_fs_slot_size(struct lint_ctx *c, const struct lint_rule *r)
 
 		if (!c->w->mount_size_default[i])
 			continue;
-		lint_add(c, r, c->w->mounts[i], m->src,
+		lint_add(c, r, lint_mount_loc(c, i), m->src,
 			 "the read-write slot `%s` has no size: it gets "
 			 "ward's default, %s",
 			 m->src, ward_size_str(c->pool, m->size));
@@ -192,7 +186,7 @@ void lint_fs_tmpfs_memory(struct lint_ctx *c, const struct lint_rule *r)
 		for (uint32_t k = 1; k < c->p->nmounts; k++)
 			if (c->p->mounts[k].kind == WARD_MNT_TMPFS)
 				total += c->p->mounts[k].size;
-		lint_add(c, r, mount_loc(c, i), m->dst,
+		lint_add(c, r, lint_mount_loc(c, i), m->dst,
 			 "the tmpfs mounts hold up to %s together, more than "
 			 "the memory limit of %s",
 			 ward_size_str(c->pool, total),

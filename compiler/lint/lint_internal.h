@@ -46,6 +46,9 @@ struct lint_finding *lint_add(struct lint_ctx *c, const struct lint_rule *r,
 struct ward_loc lint_missing_loc(const struct lint_ctx *c,
 				 enum ward_stmt_kind section);
 
+/* Where mount i was written, or no place when none was kept. */
+struct ward_loc lint_mount_loc(const struct lint_ctx *c, uint32_t i);
+
 /* Call fn on every statement of kind `kind`, at any depth, in every file. */
 void lint_each_stmt(struct lint_ctx *c, const struct lint_rule *r,
 		    enum ward_stmt_kind kind,
