@@ -77,8 +77,5 @@ void ward_checked_free(struct ward_checked *c);
 void ward_source_digest(const struct ward_unit *unit,
 			const struct ward_sources *src, uint8_t out[32]);
 
-/* The keyword of a mount kind (WARD_MNT_*), "?" for none; the checker's
- * messages and describe_mount_kind both spell kinds so. */
-const char *ward_mount_kind_name(uint32_t kind);
 
 #endif

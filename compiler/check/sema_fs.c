@@ -9,6 +9,8 @@
  */
 #include "sema_internal.h"
 
+#include "blob_read.h"
+
 #include <string.h>
 
 #define MAX_FS_ENTRIES	 4096
@@ -23,17 +25,6 @@ struct fs_entry {
 	bool taken;
 	bool size_default; /* a read-write slot sized by the built-in default */
 };
-
-const char *ward_mount_kind_name(uint32_t kind)
-{
-	static const char *const names[] = {
-	    [WARD_MNT_BIND] = "bind", [WARD_MNT_TMPFS] = "tmpfs",
-	    [WARD_MNT_PROC] = "proc", [WARD_MNT_DEV] = "dev",
-	    [WARD_MNT_FILE] = "file", [WARD_MNT_SYMLINK] = "symlink",
-	    [WARD_MNT_SLOT] = "slot", [WARD_MNT_DIR] = "dir",
-	};
-	return kind < ARRAY_LEN(names) && names[kind] ? names[kind] : "?";
-}
 
 /* ro/rw and exec/noexec as written, with the defaults of spec 1.7.3. */
 static bool mount_opts(struct sema *s, const struct ward_stmt *st,

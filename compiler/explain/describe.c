@@ -11,9 +11,7 @@
 #include "describe.h"
 
 #include "blob_read.h"
-
 #include "rules_meaning.h"
-#include "sema.h"
 #include "syscall_args.h"
 #include "units.h"
 #include "util.h"
