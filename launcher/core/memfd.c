@@ -34,17 +34,16 @@
  */
 #include "memfd.h"
 
+#include "hardening.h"
 #include "policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
-#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 #ifndef MFD_NOEXEC_SEAL
@@ -68,17 +67,11 @@
 /* The value of the setting in this pid namespace, -ENOENT without it. */
 static int read_scope(const char *path, ward_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct statfs sfs;
+	_cleanup_close_ int fd = ward_open_procfs(path, O_RDONLY, err);
 	char buf[16] = {0};
 
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		return ward_fail(err, errno, "open %s", path);
-	}
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -1;
 	if (read(fd, buf, sizeof(buf) - 1) <= 0)
 		return ward_fail(err, errno, "read %s", path);
 	return atoi(buf);
@@ -87,13 +80,10 @@ static int read_scope(const char *path, ward_err *err)
 /* Write 2; false if this process may not (rootless: EACCES). */
 static int write_two(const char *path, ward_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct statfs sfs;
+	_cleanup_close_ int fd = ward_open_procfs(path, O_WRONLY, err);
 
-	if (fd < 0)
-		return 0;
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (fd < 0) /* errno 0: open, but not on procfs */
+		return errno ? 0 : -1;
 	return write(fd, "2", 1) == 1;
 }
 
