@@ -34,6 +34,7 @@
  */
 #include "memfd.h"
 
+#include "check.h"
 #include "hardening.h"
 #include "policy.h"
 
@@ -53,13 +54,6 @@
 #define MFD_EXEC 0x0010u
 #endif
 
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#else
-#error "the memfd guard knows x86_64 and aarch64"
-#endif
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the memfd guard reads the low half of a 64-bit argument"
 #endif
@@ -128,7 +122,8 @@ int ward_memfd_guard_install(enum ward_memfd_guard g, ward_err *err)
 	struct sock_filter f[] = {
 	    /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			     offsetof(struct seccomp_data, arch)),
-	    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 5),
+	    /* 1 */
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ward_native_arch(), 0, 5),
 	    /* 2 */
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, nr)),
