@@ -461,11 +461,13 @@ static int enable_v2(const char *dir, uint32_t ctrls, ward_err *err)
 }
 
 /* The processes of cgroup.procs text are ward (me) and its courier (0:
- * none) and no other. */
-static bool only_ours(const char *procs, pid_t me, pid_t courier)
+ * none) and no other; *has_courier: the courier is one of them. */
+static bool only_ours(const char *procs, pid_t me, pid_t courier,
+		      bool *has_courier)
 {
 	bool seen_me = false;
 
+	*has_courier = false;
 	for (const char *p = procs; *p;) {
 		char *end;
 		long pid = strtol(p, &end, 10);
@@ -474,7 +476,9 @@ static bool only_ours(const char *procs, pid_t me, pid_t courier)
 			return false;
 		if (pid == me)
 			seen_me = true;
-		else if (!courier || pid != courier)
+		else if (courier && pid == courier)
+			*has_courier = true;
+		else
 			return false;
 		p = *end ? end + 1 : end;
 	}
@@ -491,6 +495,7 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 	char own[WARD_CG_PATH * 2], leaf[WARD_CG_PATH * 2 + 16], buf[256];
 	char me[24], other[24];
 	_cleanup_close_ int fd = -1;
+	bool has_courier;
 	ssize_t n;
 
 	snprintf(own, sizeof(own), "%.*s%.*s", WARD_CG_PATH, d->mnt,
@@ -502,7 +507,7 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 	buf[n] = '\0';
 	snprintf(me, sizeof(me), "%d\n", (int)getpid());
 	snprintf(other, sizeof(other), "%d\n", (int)courier);
-	if (!only_ours(buf, getpid(), courier))
+	if (!only_ours(buf, getpid(), courier, &has_courier))
 		return ward_fail(err, 0,
 				 "the delegated cgroup %s holds other "
 				 "processes than ward (%.*s...): cgroup v2 "
@@ -518,8 +523,7 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 	close(fd);
 	fd = open(leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 || write_at(fd, "cgroup.procs", me) < 0 ||
-	    (courier && strstr(buf, other) &&
-	     write_at(fd, "cgroup.procs", other) < 0))
+	    (has_courier && write_at(fd, "cgroup.procs", other) < 0))
 		return ward_fail(err, errno, "move ward into %s", leaf);
 	return enable_v2(own, v2ctrls, err);
 }

@@ -17,12 +17,12 @@
  */
 #include "cmdline.h"
 
+#include "hardening.h"
+
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 /* The fields of /proc/self/stat that PR_SET_MM_MAP needs (proc(5)). */
@@ -48,17 +48,14 @@ static int read_stat(const char *procdir, unsigned long long v[F_MAX],
 {
 	char path[64], buf[2048];
 	_cleanup_close_ int fd = -1;
-	struct statfs sfs;
 	ssize_t n;
 	char *p;
 
 	snprintf(path, sizeof(path), "%s/self/stat", procdir);
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return ward_fail(err, errno, "open %s", path);
 	/* Addresses init will write to: only procfs may name them. */
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	fd = ward_open_procfs(path, O_RDONLY, err);
+	if (fd < 0)
+		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return ward_fail(err, errno, "read %s", path);

@@ -4,6 +4,7 @@
  */
 #include "drop.h"
 
+#include "check.h"
 #include "syscalls_base.h"
 
 #include <errno.h>
@@ -44,7 +45,7 @@ static const int allowed[] = {
     SYS_recvmsg, /* init's writable mounts, by SCM_RIGHTS (slotfs.c) */
     SYS_symlinkat,
     SYS_statfs,
-    SYS_uname, /* the kernel, in the report (report.c, put_run) */
+    SYS_uname,	/* the kernel, in the report (report.c, put_run) */
 #ifdef SYS_poll /* x86_64; aarch64 has only ppoll */
     SYS_poll,
     SYS_chmod,
@@ -56,14 +57,6 @@ static const int allowed[] = {
     SYS_access,
 #endif
 };
-
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#else
-#error "ward: no seccomp architecture for this machine"
-#endif
 
 #define NALLOWED ARRAY_LEN(allowed)
 #define MAXINSNS 512
@@ -99,7 +92,7 @@ static int install_filter(const struct ward_drop *d, ward_err *err)
 				 nallow);
 	f[n++] =
 	    STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
-	f[n++] = JEQ(NATIVE_ARCH, 1, 0);
+	f[n++] = JEQ(ward_native_arch(), 1, 0);
 	f[n++] = RET(SECCOMP_RET_KILL_PROCESS);
 	f[n++] =
 	    STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));

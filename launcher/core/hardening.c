@@ -177,19 +177,36 @@ int ward_loopback_up(ward_err *err)
 	return 0;
 }
 
+int ward_open_procfs(const char *path, int flags, ward_err *err)
+{
+	struct statfs sfs;
+	int fd = open(path, flags | O_CLOEXEC | O_NOFOLLOW);
+
+	if (fd < 0) {
+		int e = errno;
+
+		ward_fail(err, e, "open %s", path);
+		errno = e;
+		return -1;
+	}
+	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC) {
+		close(fd);
+		ward_fail(err, 0, "%s is not on procfs", path);
+		errno = 0;
+		return -1;
+	}
+	return fd;
+}
+
 int ward_forbid_userns(const char *procsys, ward_err *err)
 {
 	char path[256];
-	struct statfs sfs;
 	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "%s/user/max_user_namespaces", procsys);
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
+	fd = ward_open_procfs(path, O_WRONLY, err);
 	if (fd < 0)
-		return ward_fail(err, errno, "open %s", path);
-	/* Write only to procfs (CVE-2019-16884). */
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+		return -1;
 	if (write(fd, "0", 1) != 1)
 		return ward_fail(err, errno, "write %s", path);
 	return 0;
@@ -202,19 +219,12 @@ static int open_sysctl(struct ward_userns_limits *u, const char *procsys,
 		       const char *name, uint64_t value, ward_err *err)
 {
 	char path[256];
-	struct statfs sfs;
 	_cleanup_close_ int fd = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", procsys, name);
-	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		int e = errno;
-
-		ward_fail(err, e, "open %s", path);
-		return e == ENOENT ? -ENOENT : -1;
-	}
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	fd = ward_open_procfs(path, O_WRONLY, err);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -1;
 	if (u->n >= ARRAY_LEN(u->fd))
 		return ward_fail(err, 0, "%s: too many limits", path);
 	u->name[u->n] = name;

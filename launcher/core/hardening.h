@@ -51,6 +51,11 @@ int ward_userns_limits_open(struct ward_userns_limits *u, const char *procsys,
 			    const struct ward_limits *l, ward_err *err);
 int ward_userns_limits_apply(struct ward_userns_limits *u, ward_err *err);
 
+/* open(path, flags | O_CLOEXEC | O_NOFOLLOW), refused unless the file is
+ * on procfs (CVE-2019-16884). -1 with err set and errno (and err->code)
+ * the open's (ENOENT: no such file), or 0 for a file not on procfs. */
+int ward_open_procfs(const char *path, int flags, ward_err *err);
+
 /* Bring up "lo" in the current network namespace. */
 int ward_loopback_up(ward_err *err);
 

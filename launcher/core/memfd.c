@@ -34,17 +34,17 @@
  */
 #include "memfd.h"
 
+#include "check.h"
+#include "hardening.h"
 #include "policy.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
-#include <linux/magic.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/statfs.h>
 #include <sys/syscall.h>
 
 #ifndef MFD_NOEXEC_SEAL
@@ -54,13 +54,6 @@
 #define MFD_EXEC 0x0010u
 #endif
 
-#if defined(__x86_64__)
-#define NATIVE_ARCH AUDIT_ARCH_X86_64
-#elif defined(__aarch64__)
-#define NATIVE_ARCH AUDIT_ARCH_AARCH64
-#else
-#error "the memfd guard knows x86_64 and aarch64"
-#endif
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the memfd guard reads the low half of a 64-bit argument"
 #endif
@@ -68,17 +61,11 @@
 /* The value of the setting in this pid namespace, -ENOENT without it. */
 static int read_scope(const char *path, ward_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct statfs sfs;
+	_cleanup_close_ int fd = ward_open_procfs(path, O_RDONLY, err);
 	char buf[16] = {0};
 
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return -ENOENT;
-		return ward_fail(err, errno, "open %s", path);
-	}
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (fd < 0)
+		return errno == ENOENT ? -ENOENT : -1;
 	if (read(fd, buf, sizeof(buf) - 1) <= 0)
 		return ward_fail(err, errno, "read %s", path);
 	return atoi(buf);
@@ -87,13 +74,10 @@ static int read_scope(const char *path, ward_err *err)
 /* Write 2; false if this process may not (rootless: EACCES). */
 static int write_two(const char *path, ward_err *err)
 {
-	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct statfs sfs;
+	_cleanup_close_ int fd = ward_open_procfs(path, O_WRONLY, err);
 
-	if (fd < 0)
-		return 0;
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != PROC_SUPER_MAGIC)
-		return ward_fail(err, 0, "%s is not on procfs", path);
+	if (fd < 0) /* errno 0: open, but not on procfs */
+		return errno ? 0 : -1;
 	return write(fd, "2", 1) == 1;
 }
 
@@ -138,7 +122,8 @@ int ward_memfd_guard_install(enum ward_memfd_guard g, ward_err *err)
 	struct sock_filter f[] = {
 	    /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			     offsetof(struct seccomp_data, arch)),
-	    /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 0, 5),
+	    /* 1 */
+	    BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, ward_native_arch(), 0, 5),
 	    /* 2 */
 	    BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 		     offsetof(struct seccomp_data, nr)),
