@@ -467,18 +467,23 @@ fi
 # The broker answers every notification: if it dies during the run, no
 # call that waits for it runs (the supervisor keeps the listener, so the
 # kernel does not fail them with ENOSYS), and the sandbox is killed.
-compile brokerdeath "wall 20s; memory 64M;" "kill getpgrp;" || exit 1
+compile brokerdeath "wall 30s; memory 64M;" "kill getpgrp;" || exit 1
 rm -f "$T/out/r.json"
+# The program waits long after "up" so that a slow host (the TCG VM takes
+# seconds to start python) still finds the broker before getpgrp runs.
 # shellcheck disable=SC2086
-timeout -k 2 30 "$WARD" $CGARGS --report "$T/out/r.json" "$T/brokerdeath.wardb" -- \
-	/usr/bin/python3 -c 'import os, time; print("up", flush=True); time.sleep(1.5); os.getpgrp(); print("after", flush=True)' \
+timeout -k 2 40 "$WARD" $CGARGS --report "$T/out/r.json" "$T/brokerdeath.wardb" -- \
+	/usr/bin/python3 -c 'import os, time; print("up", flush=True); time.sleep(6); os.getpgrp(); print("after", flush=True)' \
 	>"$T/o" 2>"$T/e" </dev/null &
 wpid=$!
 i=0
-while ! grep -q up "$T/o" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while ! grep -q up "$T/o" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+# the broker: a descendant of this ward (any depth) holding a notify fd
+# that is not the sandbox's own process tree (which never holds one)
+descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
 sup=$(pgrep -P $wpid)
 bpid=
-for c in $(pgrep -P "${sup:-0}"); do
+for c in $(descendants "${sup:-0}"); do
 	ls -l /proc/$c/fd 2>/dev/null | grep -q 'seccomp notify' && bpid=$c
 done
 [ -n "$bpid" ] && kill -9 "$bpid"
