@@ -37,6 +37,7 @@ struct ward_provenance {
 	struct ward_loc default_action; /* `syscalls default ...` */
 	struct ward_loc user, group, hostname, capabilities, workdir;
 	struct ward_loc memfd;	  /* `memfd exec|noexec;` in fs */
+	struct ward_loc landlock; /* `landlock MODE;` in fs */
 	struct ward_loc *env;	  /* per policy.env[i] */
 	struct ward_loc *mounts;  /* per policy.mounts[i] (the entry) */
 	bool *mount_size_default; /* per mount: a read-write slot sized by
@@ -76,6 +77,5 @@ void ward_checked_free(struct ward_checked *c);
  * comments and spellings: `wardc fmt` never changes it. */
 void ward_source_digest(const struct ward_unit *unit,
 			const struct ward_sources *src, uint8_t out[32]);
-
 
 #endif
