@@ -83,7 +83,7 @@ build probe "$TOP/tests/e2e/probe.c" -static
 build atk "$A/lib/atk.c" -static -pthread
 build brk "$A/lib/brk.c" -static -pthread
 build mkblob "$TOP/tests/e2e/mkblob.c" -D_GNU_SOURCE -I"$TOP/common" \
-	-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/common/blob_read.c" \
+	-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/compiler/codegen/landlock_rules.c" "$TOP/common/blob_read.c" \
 	"$TOP/common/sha256.c" "$TOP/common/util.c" -lseccomp -lsodium
 chmod 755 "$T/bin"/*
 
