@@ -103,7 +103,7 @@ static void derive_landlock(struct ward_checked *c)
 		return;
 	ward_landlock_derive(&p->landlock,
 			     ward_pool_array(c->pool,
-					     2 * (size_t)p->nmounts + 1,
+					     3 * (size_t)p->nmounts + 1,
 					     sizeof(struct ward_landlock_rule)),
 			     p->mounts, p->nmounts, pool_cat, c->pool);
 }

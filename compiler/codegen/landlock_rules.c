@@ -59,11 +59,17 @@ void ward_landlock_derive(
 		/* shm is a tmpfs; ioctl-dev as /dev has it, which on a
 		 * nodev mount reaches no device, so that the rule adds to
 		 * what is above it and takes nothing away. */
-		if (m->kind == WARD_MNT_DEV)
+		if (m->kind == WARD_MNT_DEV) {
 			rules[n++] = (struct ward_landlock_rule){
 			    .access = WARD_LL_RW | WARD_LL_FS_IOCTL_DEV,
 			    .path = cat(ctx, m->dst, "shm"),
 			};
+			/* POSIX message queues: mq_open opens a file there */
+			rules[n++] = (struct ward_landlock_rule){
+			    .access = WARD_LL_RW | WARD_LL_FS_IOCTL_DEV,
+			    .path = cat(ctx, m->dst, "mqueue"),
+			};
+		}
 	}
 	ll->rules = rules;
 	ll->nrules = n;

@@ -27,7 +27,7 @@
 	 WARD_LL_FS_TRUNCATE)
 #define WARD_LL_RO (WARD_LL_FS_READ_FILE | WARD_LL_FS_READ_DIR)
 
-/* Fill ll's rules (rules: room for 2 * nmounts; cat joins a directory and
+/* Fill ll's rules (rules: room for 3 * nmounts; cat joins a directory and
  * a name, in the caller's memory) and its handled rights, scopes and ABI
  * from the mount table; mode is left as it is. */
 void ward_landlock_derive(

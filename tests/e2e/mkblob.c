@@ -331,7 +331,7 @@ static char *cat(void *ctx, const char *dir, const char *name)
 static void make_landlock(void)
 {
 	static struct ward_mount as_written[MAXN];
-	static struct ward_landlock_rule rules[2 * MAXN];
+	static struct ward_landlock_rule rules[3 * MAXN];
 
 	if (!ll_mode)
 		return;

@@ -105,6 +105,7 @@ static void test_default_prefer(void **state)
 			WARD_LL_FS_IOCTL_DEV,
 		    0);
 	assert_rule(ll, "/dev/shm", WARD_LL_RW | WARD_LL_FS_IOCTL_DEV, 0);
+	assert_rule(ll, "/dev/mqueue", WARD_LL_RW | WARD_LL_FS_IOCTL_DEV, 0);
 	assert_rule(ll, "/etc/motd", WARD_LL_FS_READ_FILE, 0);
 	assert_rule(ll, "/data", WARD_LL_RW, 0);
 	assert_rule(ll, "/tmp/in", WARD_LL_RO | WARD_LL_FS_EXECUTE, 0);
