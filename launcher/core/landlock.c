@@ -69,8 +69,7 @@ int ward_landlock_check(const struct ward_landlock *ll, ward_err *err)
 	return 0;
 }
 
-/* The rights an ABI knows (the kernel documentation's downgrade). */
-static uint64_t fs_known(int abi)
+uint64_t ward_landlock_fs_known(int abi)
 {
 	return abi >= 5 ? WARD_LL_FS_ALL
 	       : abi >= 3
@@ -120,7 +119,7 @@ int ward_landlock_apply(const struct ward_landlock *ll, int *abi, ward_err *err)
 				       why_none(-*abi))
 			   : 0;
 	attr = (struct ll_ruleset_attr){
-	    .handled_access_fs = ll->handled_fs & fs_known(*abi),
+	    .handled_access_fs = ll->handled_fs & ward_landlock_fs_known(*abi),
 	    .scoped = *abi >= 6 ? ll->scoped : 0,
 	};
 	ruleset =

@@ -13,6 +13,10 @@
  * EOPNOTSUPP (built in, not enabled: the boot's lsm= list). */
 int ward_landlock_abi(void);
 
+/* The file rights a kernel of this ABI knows (the kernel documentation's
+ * best-effort downgrade: the others are masked off the blob's). */
+uint64_t ward_landlock_fs_known(int abi);
+
 /* `landlock require;`: refuse a kernel whose ABI is below the blob's. */
 int ward_landlock_check(const struct ward_landlock *ll, ward_err *err);
 

@@ -8,6 +8,7 @@
 #include "blob.h"
 #include "blob_read.h"
 #include "blob_write.h"
+#include "landlock.h"
 #include "landlock_rules.h"
 #include "tests/lib/blob_corpus.h"
 #include "tests/lib/compiled.h"
@@ -250,6 +251,25 @@ static void test_reader_keeps_abi(void **state)
 	free(buf);
 }
 
+/* The launcher's downgrade: what each ABI knows of the blob's rights. */
+static void test_abi_downgrade(void **state)
+{
+	(void)state;
+	assert_int_equal(ward_landlock_fs_known(1), WARD_LL_FS_ABI1);
+	assert_int_equal(ward_landlock_fs_known(2),
+			 WARD_LL_FS_ABI1 | WARD_LL_FS_REFER);
+	for (int abi = 3; abi <= 4; abi++)
+		assert_int_equal(ward_landlock_fs_known(abi),
+				 WARD_LL_FS_ABI1 | WARD_LL_FS_REFER |
+				     WARD_LL_FS_TRUNCATE);
+	for (int abi = 5; abi <= 7; abi++)
+		assert_int_equal(ward_landlock_fs_known(abi), WARD_LL_FS_ALL);
+	/* the blob's minimum ABI agrees with what the launcher masks */
+	for (int abi = 1; abi <= 6; abi++)
+		assert_true(ward_landlock_min_abi(ward_landlock_fs_known(abi),
+						  0) <= (uint32_t)abi);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +278,7 @@ int main(void)
 	    cmocka_unit_test(test_require_and_off),
 	    cmocka_unit_test(test_reader_refuses),
 	    cmocka_unit_test(test_reader_keeps_abi),
+	    cmocka_unit_test(test_abi_downgrade),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
