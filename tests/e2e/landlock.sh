@@ -153,9 +153,11 @@ for m in root rootless; do
 	fi
 done
 
-# A compiled policy: `landlock require;` on this kernel runs, the report
-# and explain say so; off is off.
-if [ "$abi" -ge 6 ] && [ -x "$WARDC" ]; then
+# A compiled policy with `landlock require;` (which needs ABI 6): on a
+# kernel that has it, it runs and the report and explain say so; on an
+# older one (Debian 12's 6.1 has ABI 2) or one without Landlock, it is
+# refused before anything runs.
+if [ -x "$WARDC" ]; then
 	cat >"$T/p.ward" <<EOF
 ward 1;
 policy landlock;
@@ -176,10 +178,20 @@ EOF
 	(cd "$top/stdlib-policies" && "$WARDC" compile "$T/p.ward" -o "$T/p.wardb") \
 		>"$T/err" 2>&1 || rc=$?
 	chmod 644 "$T/p.wardb" 2>/dev/null
-	if [ "$rc" = 0 ] &&
+	[ "$rc" = 0 ] && {
 		timeout 20 "$WARD" --report "$R" --slot out="$T/out.d" \
 			"$T/p.wardb" -- /probe/probe write /out/x write /probe/x \
-			>"$T/out" 2>>"$T/err" &&
+			>"$T/out" 2>>"$T/err"
+		rc=$?
+	}
+	if [ "$abi" -lt 6 ]; then
+		if [ "$rc" = 125 ] && grep -q 'requires Landlock' "$T/err" &&
+			[ ! -e "$T/out.d/x" ]; then
+			pass "root/landlock-compiled-require-refused (ABI $abi)"
+		else
+			fail "root/landlock-compiled-require-refused" "$(why)"
+		fi
+	elif [ "$rc" = 0 ] &&
 		grep -qx 'write ok' "$T/out" && grep -qx 'write EROFS' "$T/out" &&
 		[ "$(jq -r '.identity.landlock.mode' "$R")" = require ] &&
 		[ "$(jq -r '.identity.landlock.abi' "$R")" = "$abi" ] &&
