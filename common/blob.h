@@ -84,6 +84,11 @@ enum ward_blob_section {
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
 
+/* The launcher's own directory of the new root while it builds the mount
+ * table (launcher/core/mounts.c): no entry may be at or below it, and the
+ * compiler refuses one (compiler/check/sema_fs.c). */
+#define WARD_SCRATCH_DIR ".ward-masks"
+
 /* Bounds on strings (in bytes, without the NUL). */
 #define WARD_BLOB_PATH_MAX     4095 /* PATH_MAX including the NUL */
 #define WARD_BLOB_NAME_MAX     255  /* names: policy, slot, compiler version */
