@@ -96,6 +96,19 @@ static const struct wardc_option import_options[] = {
     END,
 };
 
+static const struct wardc_option keygen_options[] = {
+    {"-o", NULL, "NAME", OPT_OUTPUT,
+     "the secret key to write (mode 0600); NAME.pub the public key"},
+    END,
+};
+
+static const struct wardc_option sign_options[] = {
+    {"-k", NULL, "SECRETKEY", OPT_KEY, "the secret key (wardc keygen)"},
+    {"-o", NULL, "FILE", OPT_OUTPUT,
+     "write the signature to FILE (default: BLOB.sig)"},
+    END,
+};
+
 const struct wardc_command wardc_commands[] = {
     {"check", cmd_check, "FILE...",
      "check policies and fragments, write nothing", no_options},
@@ -117,6 +130,10 @@ const struct wardc_command wardc_commands[] = {
      export_options},
     {"import", cmd_import, "FILE.json",
      "a Docker/OCI seccomp profile to a policy", import_options},
+    {"keygen", cmd_keygen, "-o NAME",
+     "make an Ed25519 key pair to sign blobs with", keygen_options},
+    {"sign", cmd_sign, "-k SECRETKEY BLOB",
+     "sign a blob: BLOB.sig, for ward --trusted-key", sign_options},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

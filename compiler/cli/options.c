@@ -169,6 +169,9 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_SPO_LAYOUT:
 		a->spo_layout = v;
 		break;
+	case OPT_KEY:
+		a->key = v;
+		break;
 	case OPT_RUNTIME_INIT:
 		a->runtime_init = true;
 		break;

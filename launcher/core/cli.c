@@ -29,7 +29,8 @@ enum {
 	OPT_REPLACE,
 	OPT_MAXSB,
 	OPT_QTIMEOUT,
-	OPT_QDIR
+	OPT_QDIR,
+	OPT_TRUSTED
 };
 
 static const struct option options[] = {
@@ -51,6 +52,7 @@ static const struct option options[] = {
     {"max-sandboxes", required_argument, NULL, OPT_MAXSB},
     {"queue-timeout", required_argument, NULL, OPT_QTIMEOUT},
     {"queue-dir", required_argument, NULL, OPT_QDIR},
+    {"trusted-key", required_argument, NULL, OPT_TRUSTED},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -86,6 +88,9 @@ void ward_cli_usage(FILE *f)
 	    "first\n"
 	    "                         (without it ward refuses to reuse one)\n"
 	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
+	    "  --trusted-key PUBKEY   run only a blob signed (POLICY.sig, "
+	    "wardc sign)\n"
+	    "                         by this key or another --trusted-key\n"
 	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
 	    "                         - passes ward's own)\n"
 	    "  --stdout FILE, --stderr FILE\n"
@@ -261,6 +266,13 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_DIGEST:
 		return set_digest(cli, optarg, err);
+	case OPT_TRUSTED:
+		if (cli->ntrusted == WARD_SIG_TRUSTED_MAX)
+			return ward_fail(err, 0,
+					 "--trusted-key: at most %d keys",
+					 WARD_SIG_TRUSTED_MAX);
+		cli->trusted_keys[cli->ntrusted++] = optarg;
+		return 0;
 	case OPT_STDIN:
 		cli->stdin_path = optarg;
 		return 0;

@@ -77,6 +77,7 @@ struct run {
 	uint8_t *buf;
 	size_t len;
 	char digest_hex[65];
+	char signer[17]; /* the trusted key's id, "" when not verified */
 	struct ward_blob blob;
 	bool have_blob;
 	struct ward_launch l;
@@ -156,6 +157,13 @@ static int load_blob(struct run *r, ward_err *err)
 			       &r->buf, &r->len, digest, err) < 0)
 		return -1;
 	ward_hex(digest, sizeof(digest), r->digest_hex);
+	/* Signed profiles: verified before the blob is parsed, so that only
+	 * a trusted key's blob reaches the reader. */
+	if (r->cli.ntrusted &&
+	    ward_blobfile_verify(r->cli.blob_path, r->cli.trusted_keys,
+				 r->cli.ntrusted, &r->priv, digest, r->signer,
+				 err) < 0)
+		return -1;
 	if (ward_blob_read(r->buf, r->len, ward_native_arch(), &r->blob, err) <
 	    0)
 		return -1;
@@ -411,6 +419,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	 * copied again on the courier's first write after the fork. */
 	c.policy = p;
 	c.digest_hex = r->digest_hex[0] ? r->digest_hex : NULL;
+	c.signer = r->signer[0] ? r->signer : NULL;
 	c.mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL;
 	c.host_uid = r->priv.host_uid;
 	c.host_gid = r->priv.host_gid;

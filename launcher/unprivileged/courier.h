@@ -45,6 +45,7 @@ struct ward_courier {
 	/* What the supervisor knew at the fork (its memory is ours). */
 	const struct ward_policy *policy; /* NULL: the blob was not read */
 	const char *digest_hex;		  /* NULL: not known */
+	const char *signer;		  /* NULL: no signature was verified */
 	const char *mode;		  /* "root", "rootless", NULL */
 	uid_t host_uid;
 	gid_t host_gid;

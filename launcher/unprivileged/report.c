@@ -619,6 +619,8 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	ward_json_str(f, r->policy_name);
 	fputs(", \"digest\": ", f);
 	ward_json_str(f, r->digest_hex);
+	fputs(", \"signed_by\": ", f);
+	ward_json_str(f, r->signer);
 	fputs("}, \"mode\": ", f);
 	ward_json_str(f, r->mode);
 	fputs(", \"run\": ", f);

@@ -26,10 +26,11 @@
 struct ward_channel;
 
 struct ward_report {
-	const char *run_id;		  /* NULL before one was made */
-	const char *policy_name;	  /* NULL when the blob was not read */
-	const char *digest_hex;		  /* the blob file's SHA-256, or NULL */
-	const char *mode;		  /* "root", "rootless", or NULL */
+	const char *run_id;	 /* NULL before one was made */
+	const char *policy_name; /* NULL when the blob was not read */
+	const char *digest_hex;	 /* the blob file's SHA-256, or NULL */
+	const char *signer; /* the trusted key's id (--trusted-key), or NULL */
+	const char *mode;   /* "root", "rootless", or NULL */
 	const struct ward_policy *policy; /* NULL when not read */
 	uid_t host_uid;			  /* the sandbox's host ids */
 	gid_t host_gid;
