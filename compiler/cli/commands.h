@@ -30,6 +30,7 @@ struct wardc_args {
 	bool runtime_init;	  /* export --allow-runtime-init */
 	const char **slots;	  /* export --slot NAME=PATH, repeated */
 	size_t nslots;
+	const char *from;  /* suggest --from BASE.ward */
 	bool has_dashdash; /* files[dashdash..] came after `--` */
 	size_t dashdash;
 };
@@ -59,6 +60,8 @@ enum wardc_opt_id {
 	OPT_SLOT,
 	OPT_SPO_LAYOUT,
 	OPT_RUNTIME_INIT,
+	OPT_RECORD,
+	OPT_FROM,
 };
 
 struct wardc_option {
@@ -97,6 +100,7 @@ int cmd_args(struct wardc_args *a);
 int cmd_lint(struct wardc_args *a);
 int cmd_export(struct wardc_args *a);
 int cmd_import(struct wardc_args *a);
+int cmd_suggest(struct wardc_args *a);
 
 /* Write data to path atomically (a temporary file, then rename). */
 int ward_write_file_atomic(const char *path, const void *data, size_t len,

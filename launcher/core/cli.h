@@ -23,6 +23,7 @@ struct ward_cli {
 	struct ward_slot_arg *slots;
 	size_t nslots;
 	const char *report_path;    /* NULL: no report */
+	const char *record_path;    /* --record: NULL, not recording */
 	char expect_digest[65];	    /* lower-case hex, "" when not given */
 	const char *stdin_path;	    /* NULL: /dev/null; "-": ward's stdin */
 	int64_t host_uid, host_gid; /* -1 when not given */
