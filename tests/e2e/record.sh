@@ -210,6 +210,14 @@ if grep -q '^    allow .*\(mount\|bpf\|unshare\|ptrace\|init_module\|kexec\)' "$
 else
 	pass suggest/dangerous-never-and-comments
 fi
+# Without --from: a skeleton of the stdlib's defaults, which checks and
+# lints the same.
+if "$WARDC" suggest "$T/root.jsonl" -o "$T/skeleton.ward" >"$T/suggest.log" 2>&1 &&
+	"$WARDC" lint -I "$P" --threshold 2 "$T/skeleton.ward" >>"$T/suggest.log" 2>&1; then
+	pass suggest/skeleton-policy
+else
+	fail suggest/skeleton-policy "$(tail -c 400 "$T/suggest.log")"
+fi
 nocg "$S" >"$T/suggested-nocg.ward"
 build suggested-nocg.wardb "$T/suggested-nocg.ward"
 for mode in root rootless; do
