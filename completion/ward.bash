@@ -135,7 +135,7 @@ _ward_unquote()
 	printf '%s' "${p/#\~/$HOME}"
 }
 
-_wardc_commands='check compile explain diff fmt constants args lint export import keygen sign'
+_wardc_commands='check compile explain diff fmt constants args lint export import keygen sign suggest'
 
 _wardc()
 {
@@ -213,7 +213,7 @@ _wardc()
 	if [[ $cur == -* ]]; then
 		local opts='-I --target= -Werror -fdiagnostics-format= --color= -h --help'
 		case $cmd in
-		compile) opts+=' -o' ;;
+		compile) opts+=' -o --record' ;;
 		explain) opts+=' --format= --bpf --retries= --queue=' ;;
 		diff) opts+=' --format=' ;;
 		fmt) opts+=' -w --check' ;;
@@ -222,6 +222,7 @@ _wardc()
 		import) opts+=' -o' ;;
 		keygen) opts+=' -o' ;;
 		sign) opts+=' -k -o' ;;
+		suggest) opts+=' --from -o' ;;
 		esac
 		_ward_reply "${opts// /$'\n'}"
 		return 0
@@ -232,6 +233,7 @@ _wardc()
 	explain | diff | export) _ward_files "" "$cur" 'wardb ward' ;;
 	sign) _ward_files "" "$cur" wardb ;;
 	import) _ward_files "" "$cur" json ;;
+	suggest) _ward_files "" "$cur" 'jsonl ward' ;;
 	args)
 		local wardc
 		wardc=$(_ward_wardc) || return 0
@@ -264,7 +266,7 @@ _ward_policy()
 		fi
 		case $w in
 		--) return 1 ;;
-		--slot | --report | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
 		=) skip=1 ;;
 		-*) ;;
 		*)
@@ -313,7 +315,7 @@ _ward()
 	opt='' val=''
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(--slot|--report|--expect-digest|--trusted-key|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
+	elif [[ $prev == @(--slot|--report|--record|--expect-digest|--trusted-key|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -341,7 +343,7 @@ _ward()
 		_ward_reply "${out[*]}"
 		return 0
 		;;
-	--report | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir | --trusted-key)
+	--report | --record | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir | --trusted-key)
 		_ward_files "$lead" "$val" ""
 		return 0
 		;;
@@ -377,14 +379,14 @@ _ward()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--expect-digest=\n--trusted-key=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--record=\n--expect-digest=\n--trusted-key=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 
 	# The policy, then `--'.
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--slot | --report | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
 		-*) ;;
 		*)
 			_ward_reply --

@@ -36,6 +36,16 @@ static const struct wardc_option no_options[] = {END};
 
 static const struct wardc_option compile_options[] = {
     {"-o", NULL, "OUT", OPT_OUTPUT, "the blob to write"},
+    {"--record", NULL, NULL, OPT_RECORD,
+     "the recording variant, for `ward --record` (docs/spec.md 4.9)"},
+    END,
+};
+
+static const struct wardc_option suggest_options[] = {
+    {"--from", NULL, "BASE.ward", OPT_FROM,
+     "keep BASE's sections, derive only its syscall rules"},
+    {"-o", NULL, "POLICY.ward", OPT_OUTPUT,
+     "write to POLICY.ward instead of stdout"},
     END,
 };
 
@@ -134,6 +144,8 @@ const struct wardc_command wardc_commands[] = {
      "make an Ed25519 key pair to sign blobs with", keygen_options},
     {"sign", cmd_sign, "-k SECRETKEY BLOB",
      "sign a blob: BLOB.sig, for ward --trusted-key", sign_options},
+    {"suggest", cmd_suggest, "RECORD... [--from BASE.ward]",
+     "the smallest policy allowing what records saw", suggest_options},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -33,6 +33,7 @@ struct wardc_args {
 	bool runtime_init;	  /* export --allow-runtime-init */
 	const char **slots;	  /* export --slot NAME=PATH, repeated */
 	size_t nslots;
+	const char *from;  /* suggest --from BASE.ward */
 	bool has_dashdash; /* files[dashdash..] came after `--` */
 	size_t dashdash;
 };
@@ -63,6 +64,8 @@ enum wardc_opt_id {
 	OPT_SPO_LAYOUT,
 	OPT_RUNTIME_INIT,
 	OPT_KEY,
+	OPT_RECORD,
+	OPT_FROM,
 };
 
 struct wardc_option {
@@ -125,6 +128,7 @@ int wardc_sig_make(const uint8_t sk[64], const uint8_t pk[32],
 		   const uint8_t blob_digest[32], uint8_t out[120]);
 int wardc_signature_of(const char *blob_path, const uint8_t digest[32],
 		       struct wardc_signature *s);
+int cmd_suggest(struct wardc_args *a);
 
 /* Write data to path atomically (a temporary file, then rename). */
 int ward_write_file_atomic(const char *path, const void *data, size_t len,

@@ -175,6 +175,12 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_RUNTIME_INIT:
 		a->runtime_init = true;
 		break;
+	case OPT_RECORD:
+		a->opts.record = true;
+		break;
+	case OPT_FROM:
+		a->from = v;
+		break;
 	}
 	return 0;
 }

@@ -30,7 +30,8 @@ enum {
 	OPT_MAXSB,
 	OPT_QTIMEOUT,
 	OPT_QDIR,
-	OPT_TRUSTED
+	OPT_TRUSTED,
+	OPT_RECORD
 };
 
 static const struct option options[] = {
@@ -53,6 +54,7 @@ static const struct option options[] = {
     {"queue-timeout", required_argument, NULL, OPT_QTIMEOUT},
     {"queue-dir", required_argument, NULL, OPT_QDIR},
     {"trusted-key", required_argument, NULL, OPT_TRUSTED},
+    {"record", required_argument, NULL, OPT_RECORD},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -83,6 +85,10 @@ void ward_cli_usage(FILE *f)
 	    "                         or /tmp/ward-UID)\n"
 	    "  --keep-workspace       do not remove the workspace (debugging)\n"
 	    "  --report FILE          write the run report (JSON) to FILE\n"
+	    "  --record FILE          with a blob of `wardc compile "
+	    "--record`:\n"
+	    "                         log its syscalls to FILE (JSON lines),\n"
+	    "                         for `wardc suggest`\n"
 	    "  --replace              remove an existing --report, --stdout,\n"
 	    "                         --stderr or --manifest file of yours "
 	    "first\n"
@@ -254,6 +260,9 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_REPORT:
 		cli->report_path = optarg;
+		return 0;
+	case OPT_RECORD:
+		cli->record_path = optarg;
 		return 0;
 	case OPT_MAXSB:
 		cli->max_sandboxes = optarg;

@@ -24,6 +24,7 @@ struct ward_cli {
 	struct ward_slot_arg *slots;
 	size_t nslots;
 	const char *report_path; /* NULL: no report */
+	const char *record_path; /* --record: NULL, not recording */
 	char expect_digest[65];	 /* lower-case hex, "" when not given */
 	/* --trusted-key PUBKEY, repeated (at most WARD_SIG_TRUSTED_MAX). */
 	const char *trusted_keys[WARD_SIG_TRUSTED_MAX];

@@ -258,6 +258,17 @@ static int prepare(struct run *r, ward_err *err)
 	    load_blob(r, err) < 0)
 		return -1;
 	p = &r->blob.policy;
+	/* A recording blob lets every call but the dangerous ones through:
+	 * only a run that asked to record runs it (docs/spec.md 4.9). */
+	if (!(p->requirements & WARD_REQ_RECORD) != !r->cli.record_path)
+		return ward_fail(err, 0,
+				 r->cli.record_path
+				     ? "--record: the blob has no recording "
+				       "program (compile it with `wardc "
+				       "compile --record`)"
+				     : "the blob is a recording variant "
+				       "(`wardc compile --record`): it runs "
+				       "only with --record FILE");
 	if (ward_check_policy(p, err) < 0 ||
 	    ward_priv_check_groups(
 		&r->priv, p->requirements & WARD_REQ_HOST_GROUPS, err) < 0)
@@ -570,10 +581,10 @@ static int spawn(struct run *r, ward_err *err)
 	 * the sockets of an allow-list), unprivileged; made while init is
 	 * held, since it may join init's user namespace (broker_proc.h). */
 	if ((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
-	    ward_broker_spawn(&r->blob.policy, &r->priv,
-			      r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
-					   : -1,
-			      r->child.pid, &r->broker, err) < 0) {
+	    ward_broker_spawn(
+		&r->blob.policy, &r->priv,
+		r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
+		r->child.pid, r->outs.record_fd, &r->broker, err) < 0) {
 		ward_err init_err = {0};
 
 		ward_spawn_abort(&r->child, &init_err);

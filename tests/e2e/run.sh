@@ -606,6 +606,10 @@ grep -q '^FAIL' "$T/admission.out" && failures=$((failures + 1))
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/signing.sh" >"$T/signing.out" 2>&1
 cat "$T/signing.out"
 grep -q '^FAIL' "$T/signing.out" && failures=$((failures + 1))
+# Record mode: record, suggest, and the suggestion run (docs/spec.md 4.12).
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/record.sh" >"$T/record.out" 2>&1
+cat "$T/record.out"
+grep -q '^FAIL' "$T/record.out" && failures=$((failures + 1))
 
 # A setuid ward refuses to run.
 cp "$WARD" "$T/bin/ward-suid" && chmod 4755 "$T/bin/ward-suid"

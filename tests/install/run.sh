@@ -366,7 +366,7 @@ complete_ok() {
 	fi
 }
 complete_ok commands 'wardc ex' explain export
-complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import keygen lint sign
+complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import keygen lint sign suggest
 complete_ok top-options 'wardc --' --help --version
 complete_ok option-prefix 'wardc check --tar' --target= nospace
 complete_ok target-values 'wardc compile x.ward --target ' aarch64 x86_64
@@ -391,7 +391,7 @@ complete_ok args-syscalls 'wardc args openat' openat openat2
 complete_ok ward-options 'ward --s' --slot= --stderr= --stdin= --stdout= nospace
 complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --export-dir= --help \
 	--host-gid= --host-uid= --input= --keep-workspace --manifest= --max-sandboxes= --queue-dir= \
-	--queue-timeout= --replace --report= --slot= --stderr= \
+	--queue-timeout= --record= --replace --report= --slot= --stderr= \
 	--stdin= --stdout= --trusted-key= --verbose --version --workspace-base= -V -h -v nospace
 complete_ok stdout-file 'ward --stdout d' d.txt
 complete_ok report-equals-file 'ward --report=d' d.txt

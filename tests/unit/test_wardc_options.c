@@ -20,7 +20,7 @@ static const struct {
 	const char *cmd, *own;
 } expected[] = {
     {"check", ""},
-    {"compile", "-o"},
+    {"compile", "--record -o"},
     {"explain", "--bpf --format --queue --retries"},
     {"diff", "--format"},
     {"fmt", "--check -w"},
@@ -31,12 +31,14 @@ static const struct {
     {"import", "--capabilities -o"},
     {"keygen", "-o"},
     {"sign", "-k -o"},
+    {"suggest", "--from -o"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
     "--allow-runtime-init --bpf --bundle --capabilities --check --format "
-    "--list-rules --queue --retries --slot --spo-layout --threshold -k -o -w";
+    "--from --list-rules --queue --record --retries --slot --spo-layout "
+    "--threshold -k -o -w";
 
 static bool has_word(const char *list, const char *w)
 {
