@@ -96,6 +96,12 @@ static const struct wardc_option import_options[] = {
     END,
 };
 
+static const struct wardc_option replay_options[] = {
+    {"--ward", NULL, "PATH", OPT_WARD,
+     "the launcher to run (default: the ward beside wardc, else PATH's)"},
+    END,
+};
+
 const struct wardc_command wardc_commands[] = {
     {"check", cmd_check, "FILE...",
      "check policies and fragments, write nothing", no_options},
@@ -117,6 +123,8 @@ const struct wardc_command wardc_commands[] = {
      export_options},
     {"import", cmd_import, "FILE.json",
      "a Docker/OCI seccomp profile to a policy", import_options},
+    {"replay", cmd_replay, "REPORT BLOB",
+     "run a recorded run again and compare its output digests", replay_options},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -28,6 +28,7 @@ struct wardc_args {
 	const char *bundle;	  /* export --bundle DIR */
 	const char *spo_layout;	  /* export --spo-layout cluster|namespaced */
 	bool runtime_init;	  /* export --allow-runtime-init */
+	const char *ward;	  /* replay --ward PATH */
 	const char **slots;	  /* export --slot NAME=PATH, repeated */
 	size_t nslots;
 	bool has_dashdash; /* files[dashdash..] came after `--` */
@@ -59,6 +60,7 @@ enum wardc_opt_id {
 	OPT_SLOT,
 	OPT_SPO_LAYOUT,
 	OPT_RUNTIME_INIT,
+	OPT_WARD,
 };
 
 struct wardc_option {
@@ -97,6 +99,7 @@ int cmd_args(struct wardc_args *a);
 int cmd_lint(struct wardc_args *a);
 int cmd_export(struct wardc_args *a);
 int cmd_import(struct wardc_args *a);
+int cmd_replay(struct wardc_args *a);
 
 /* Write data to path atomically (a temporary file, then rename). */
 int ward_write_file_atomic(const char *path, const void *data, size_t len,

@@ -172,6 +172,9 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_RUNTIME_INIT:
 		a->runtime_init = true;
 		break;
+	case OPT_WARD:
+		a->ward = v;
+		break;
 	}
 	return 0;
 }
