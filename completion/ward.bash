@@ -134,7 +134,7 @@ _ward_unquote()
 	printf '%s' "${p/#\~/$HOME}"
 }
 
-_wardc_commands='check compile explain diff fmt constants args lint export import'
+_wardc_commands='check compile explain diff fmt constants args lint export import replay'
 
 _wardc()
 {
@@ -219,6 +219,7 @@ _wardc()
 		lint) opts+=' --format= --threshold= --list-rules -o' ;;
 		export) opts+=' --format= -o' ;;
 		import) opts+=' -o' ;;
+		replay) opts+=' --ward' ;;
 		esac
 		_ward_reply "${opts// /$'\n'}"
 		return 0
@@ -228,6 +229,7 @@ _wardc()
 	check | compile | fmt | lint) _ward_files "" "$cur" ward ;;
 	explain | diff | export) _ward_files "" "$cur" 'wardb ward' ;;
 	import) _ward_files "" "$cur" json ;;
+	replay) _ward_files "" "$cur" 'json wardb' ;;
 	args)
 		local wardc
 		wardc=$(_ward_wardc) || return 0
