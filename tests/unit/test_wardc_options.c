@@ -29,12 +29,14 @@ static const struct {
     {"lint", "--format --list-rules --threshold -o"},
     {"export", "--allow-runtime-init --bundle --format --slot --spo-layout -o"},
     {"import", "--capabilities -o"},
+    {"replay", "--ward"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
     "--allow-runtime-init --bpf --bundle --capabilities --check --format "
-    "--list-rules --queue --retries --slot --spo-layout --threshold -o -w";
+    "--list-rules --queue --retries --slot --spo-layout --threshold --ward "
+    "-o -w";
 
 static bool has_word(const char *list, const char *w)
 {
