@@ -5,6 +5,7 @@
 #include "treedigest.h"
 
 #include "sha256.h"
+#include "sha256x.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -38,7 +39,7 @@ static int file_sha(struct walk *w, int dfd, const char *name, const char *path,
 	_cleanup_close_ int fd =
 	    openat(dfd, name,
 		   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct ward_sha256 h;
+	struct ward_sha256x h;
 	uint8_t buf[65536], d[32];
 	struct stat now;
 	ssize_t n;
@@ -49,17 +50,17 @@ static int file_sha(struct walk *w, int dfd, const char *name, const char *path,
 	    now.st_dev != st->st_dev)
 		return ward_fail(w->err, 0, "digest %s: replaced while read",
 				 path);
-	ward_sha256_init(&h);
+	ward_sha256x_init(&h);
 	*size = 0;
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return ward_fail(w->err, errno, "digest %s", path);
-		ward_sha256_update(&h, buf, (size_t)n);
+		ward_sha256x_update(&h, buf, (size_t)n);
 		*size += (uint64_t)n;
 	}
-	ward_sha256_final(&h, d);
+	ward_sha256x_final(&h, d);
 	ward_hex(d, sizeof(d), hex);
 	w->bytes += *size;
 	return 0;

@@ -57,7 +57,7 @@ void ward_evidence_program(struct ward_evidence *ev,
 		return;
 	}
 	ev->program_fd = fd;
-	ward_sha256_init(&ev->h);
+	ward_sha256x_init(&ev->h);
 }
 
 bool ward_evidence_pending(const struct ward_evidence *ev)
@@ -84,11 +84,11 @@ static void program_step(struct ward_evidence *ev)
 			break;
 		}
 		if (n == 0) {
-			ward_sha256_final(&ev->h, ev->program_sha256);
+			ward_sha256x_final(&ev->h, ev->program_sha256);
 			ev->program_ok = true;
 			break;
 		}
-		ward_sha256_update(&ev->h, buf, (size_t)n);
+		ward_sha256x_update(&ev->h, buf, (size_t)n);
 		ev->program_bytes += (uint64_t)n;
 		done += (size_t)n;
 	}

@@ -18,7 +18,7 @@
 #include "channel.h"
 #include "facts.h"
 #include "policy.h"
-#include "sha256.h"
+#include "sha256x.h"
 #include "treedigest.h"
 
 #include <stdbool.h>
@@ -43,7 +43,7 @@ struct ward_evidence {
 	bool have_program, program_done, program_ok;
 	int program_fd;
 	char program_path[PATH_MAX];
-	struct ward_sha256 h;
+	struct ward_sha256x h;
 	uint64_t program_bytes;
 	uint8_t program_sha256[32];
 	char program_error[WARD_ERR_MSG_MAX];
