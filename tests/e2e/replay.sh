@@ -11,7 +11,8 @@
 #   network   run.network: the mode, and an allow-list digest that changes
 #             with the allow-list
 #   replay    `wardc replay`: a deterministic run matches (exit 0), one
-#             that prints random bytes does not (exit 1), a changed input
+#             that prints random bytes does not (exit 1), nor one that
+#             exports a random file (the export's digests), a changed input
 #             or another blob is refused before anything runs (exit 125),
 #             a bad command line is a usage error (exit 2)
 set -u
@@ -49,6 +50,12 @@ sed -e 's/^policy replay;/policy replay-net;/' -e 's,^use base;,use base/core;,'
 	-e 's/^net none;/net { host h = 192.0.2.10; allow tcp h port 443; }/' \
 	"$T/p.ward" >"$T/n1.ward"
 sed -e 's/port 443/port 444/' "$T/n1.ward" >"$T/n2.ward"
+if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/stdlib-policies/python.ward" \
+	-o "$T/py.wardb" >"$T/wardc.log" 2>&1; then
+	fail compile "$(head -c 300 "$T/wardc.log")"
+	exit 1
+fi
+chmod 644 "$T/py.wardb"
 for p in p n1 n2; do
 	if ! "$WARDC" compile "$T/$p.ward" -o "$T/$p.wardb" >"$T/wardc.log" 2>&1; then
 		fail compile "$(head -c 300 "$T/wardc.log")"
@@ -196,6 +203,28 @@ for m in root rootless; do
 		pass "$m/replay-refuses-other-blob"
 	else
 		fail "$m/replay-refuses-other-blob" "rc=$rc rc2=$rc2 $(head -c 300 "$T/re")"
+	fi
+
+	# The export: each exported file's digest is compared (python's
+	# profile exports /output); random content mismatches.
+	for e in same rand; do
+		rm -rf "$T/rep/x-$e" "$T/rep/x-$e.json"
+		code='open("/output/a.csv", "w").write("x,y\n1,2\n")'
+		[ $e = rand ] && code='import os; open("/output/a.csv", "w").write("x,%s\n" % os.urandom(8).hex())'
+		timeout 60 $as "$WARD" --report "$T/rep/x-$e.json" --input input="$T/in" \
+			--export-dir "$T/rep/x-$e" "$T/py.wardb" -- /usr/bin/python3 -c "$code" >/dev/null 2>"$T/se"
+		timeout 60 $as "$WARDC" replay "$T/rep/x-$e.json" "$T/py.wardb" >"$T/ro-$e" 2>"$T/re-$e"
+		eval "rc_$e=\$?"
+	done
+	if grep -q "limits need cgroups" "$T/se"; then
+		echo "SKIP $m/replay-export-digests: the python profile's limits need cgroups this host does not delegate"
+	elif [ "$(q '.export[0].entries[0].path' "$T/rep/x-same.json")" = a.csv ] &&
+		[ "$rc_same" = 0 ] && grep -q '^export output/a.csv  *match ' "$T/ro-same" &&
+		[ "$rc_rand" = 1 ] && grep -q '^export output/a.csv  *MISMATCH recorded' "$T/ro-rand" &&
+		grep -q '^stdout sha256  *match' "$T/ro-rand"; then
+		pass "$m/replay-export-digests"
+	else
+		fail "$m/replay-export-digests" "same=$rc_same rand=$rc_rand $(head -c 200 "$T/se") $(head -c 200 "$T/re-same") $(tr '\n' '|' <"$T/ro-same") $(tr '\n' '|' <"$T/ro-rand")"
 	fi
 
 	# The network: mode and allow-list digest.
