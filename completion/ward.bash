@@ -135,7 +135,7 @@ _ward_unquote()
 	printf '%s' "${p/#\~/$HOME}"
 }
 
-_wardc_commands='check compile explain diff fmt constants args lint export import keygen sign suggest'
+_wardc_commands='check compile explain diff fmt constants args lint export import keygen sign suggest replay'
 
 _wardc()
 {
@@ -223,6 +223,7 @@ _wardc()
 		keygen) opts+=' -o' ;;
 		sign) opts+=' -k -o' ;;
 		suggest) opts+=' --from -o' ;;
+		replay) opts+=' --ward' ;;
 		esac
 		_ward_reply "${opts// /$'\n'}"
 		return 0
@@ -234,6 +235,7 @@ _wardc()
 	sign) _ward_files "" "$cur" wardb ;;
 	import) _ward_files "" "$cur" json ;;
 	suggest) _ward_files "" "$cur" 'jsonl ward' ;;
+	replay) _ward_files "" "$cur" 'json wardb' ;;
 	args)
 		local wardc
 		wardc=$(_ward_wardc) || return 0

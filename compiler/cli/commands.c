@@ -119,6 +119,12 @@ static const struct wardc_option sign_options[] = {
     END,
 };
 
+static const struct wardc_option replay_options[] = {
+    {"--ward", NULL, "PATH", OPT_WARD,
+     "the launcher to run (default: the ward beside wardc, else PATH's)"},
+    END,
+};
+
 const struct wardc_command wardc_commands[] = {
     {"check", cmd_check, "FILE...",
      "check policies and fragments, write nothing", no_options},
@@ -146,6 +152,8 @@ const struct wardc_command wardc_commands[] = {
      "sign a blob: BLOB.sig, for ward --trusted-key", sign_options},
     {"suggest", cmd_suggest, "RECORD... [--from BASE.ward]",
      "the smallest policy allowing what records saw", suggest_options},
+    {"replay", cmd_replay, "REPORT BLOB",
+     "run a recorded run again and compare its output digests", replay_options},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -31,6 +31,7 @@ struct wardc_args {
 	const char *bundle;	  /* export --bundle DIR */
 	const char *spo_layout;	  /* export --spo-layout cluster|namespaced */
 	bool runtime_init;	  /* export --allow-runtime-init */
+	const char *ward;	  /* replay --ward PATH */
 	const char **slots;	  /* export --slot NAME=PATH, repeated */
 	size_t nslots;
 	const char *from;  /* suggest --from BASE.ward */
@@ -66,6 +67,7 @@ enum wardc_opt_id {
 	OPT_KEY,
 	OPT_RECORD,
 	OPT_FROM,
+	OPT_WARD,
 };
 
 struct wardc_option {
@@ -129,6 +131,7 @@ int wardc_sig_make(const uint8_t sk[64], const uint8_t pk[32],
 int wardc_signature_of(const char *blob_path, const uint8_t digest[32],
 		       struct wardc_signature *s);
 int cmd_suggest(struct wardc_args *a);
+int cmd_replay(struct wardc_args *a);
 
 /* Write data to path atomically (a temporary file, then rename). */
 int ward_write_file_atomic(const char *path, const void *data, size_t len,

@@ -181,6 +181,9 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_FROM:
 		a->from = v;
 		break;
+	case OPT_WARD:
+		a->ward = v;
+		break;
 	}
 	return 0;
 }

@@ -413,7 +413,7 @@ static void printable(char *s)
 static int start_courier(struct run *r, bool will_run, ward_err *err)
 {
 	static struct ward_courier c;
-	static struct ward_channel_arg *args;
+	static struct ward_channel_arg *args, *inputs;
 	const struct ward_policy *p = r->have_blob ? &r->blob.policy : NULL;
 	int to[2], from[2], hand[2] = {-1, -1};
 	pid_t parent = getpid();
@@ -421,9 +421,15 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	args = calloc(r->cli.nslots ? r->cli.nslots : 1, sizeof(*args));
 	if (!args)
 		return ward_fail(err, ENOMEM, "the courier");
+	inputs = calloc(r->cli.ninputs ? r->cli.ninputs : 1, sizeof(*inputs));
+	if (!inputs)
+		return ward_fail(err, ENOMEM, "the courier");
 	for (size_t i = 0; i < r->cli.nslots; i++)
 		args[i] = (struct ward_channel_arg){r->cli.slots[i].name,
 						    r->cli.slots[i].path};
+	for (size_t i = 0; i < r->cli.ninputs; i++)
+		inputs[i] = (struct ward_channel_arg){r->cli.inputs[i].name,
+						      r->cli.inputs[i].path};
 	/* Field by field, not a compound literal: c is zero already (it is
 	 * static and made once), and assigning the whole would write all of
 	 * its 137 KiB, mostly the courier's stream buffers, each page then
@@ -440,6 +446,8 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	c.slots = args;
 	c.nslots = r->cli.nslots;
 	c.argv = r->cli.argv;
+	c.inputs = inputs;
+	c.ninputs = r->cli.ninputs;
 	c.report_fd = r->outs.report_fd;
 	c.have_out = r->have_pipes && p;
 	c.ws = r->outs.have_ws ? &r->outs.ws : NULL;

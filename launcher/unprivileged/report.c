@@ -7,6 +7,7 @@
 #include "blob.h"
 #include "blob_read.h"
 #include "channel.h"
+#include "evidence.h"
 #include "report_net.h"
 #include "sha256.h"
 #include "syscall_names.h"
@@ -539,6 +540,15 @@ static void put_run(FILE *f, const struct ward_report *r)
 	}
 	fputs(", \"mounts\": ", f);
 	put_table(f, r);
+	fputs(", \"program\": ", f);
+	ward_evidence_put_program(f, r->ev,
+				  r->outcome && r->outcome->measured &&
+				      r->outcome->end != WARD_END_EXEC &&
+				      r->outcome->end != WARD_END_SETUP);
+	fputs(", \"inputs\": ", f);
+	ward_evidence_put_inputs(f, r->ev);
+	fputs(", \"network\": ", f);
+	ward_evidence_put_network(f, r->policy);
 	fputc('}', f);
 }
 

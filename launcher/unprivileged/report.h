@@ -24,6 +24,7 @@
 #define WARD_REPORT_VERSION 1
 
 struct ward_channel;
+struct ward_evidence;
 
 struct ward_report {
 	const char *run_id;	 /* NULL before one was made */
@@ -66,6 +67,7 @@ struct ward_report {
 	/* For audit and replay: the target's command line (NULL-terminated;
 	 * NULL: not known) and the host paths given to the slots. */
 	char *const *argv;
+	const struct ward_evidence *ev; /* digests (evidence.h), or NULL */
 	const struct ward_channel_arg *slots;
 	size_t nslots;
 	/* Admission and the steps' timings (facts.h). */

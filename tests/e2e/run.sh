@@ -592,6 +592,11 @@ BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/outcomes.sh" >"$T/
 cat "$T/outcomes.out"
 grep -q '^FAIL' "$T/outcomes.out" && failures=$((failures + 1))
 
+# The report for audit and replay: program and input digests, wardc replay.
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/replay.sh" >"$T/replay.out" 2>&1
+cat "$T/replay.out"
+grep -q '^FAIL' "$T/replay.out" && failures=$((failures + 1))
+
 # Root never reads what the sandbox wrote (privilege separation).
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/privsep.sh" >"$T/privsep.out" 2>&1
 cat "$T/privsep.out"

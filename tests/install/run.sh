@@ -366,7 +366,7 @@ complete_ok() {
 	fi
 }
 complete_ok commands 'wardc ex' explain export
-complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import keygen lint sign suggest
+complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import keygen lint replay sign suggest
 complete_ok top-options 'wardc --' --help --version
 complete_ok option-prefix 'wardc check --tar' --target= nospace
 complete_ok target-values 'wardc compile x.ward --target ' aarch64 x86_64

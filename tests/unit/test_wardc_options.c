@@ -32,13 +32,14 @@ static const struct {
     {"keygen", "-o"},
     {"sign", "-k -o"},
     {"suggest", "--from -o"},
+    {"replay", "--ward"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
     "--allow-runtime-init --bpf --bundle --capabilities --check --format "
     "--from --list-rules --queue --record --retries --slot --spo-layout "
-    "--threshold -k -o -w";
+    "--threshold --ward -k -o -w";
 
 static bool has_word(const char *list, const char *w)
 {
