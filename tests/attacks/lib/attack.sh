@@ -56,19 +56,22 @@ put() {
 	cat >"$IN/$1" && chmod "${2:-644}" "$IN/$1"
 }
 
-# policy_path NAME: a stdlib profile (the real one, or its test copy when
-# ward refuses the real one in this mode) or a test policy of this run.
+# policy_path NAME: the policy under attack when NAME is the attack's own
+# profile (base_name), another stdlib profile (the real one, or its test
+# copy when ward refuses the real one in this mode) or a test policy of
+# this run.
 policy_path() {
-	local v
+	local v n
+	n=$(base_name "$1")
 	case " $PROFILES " in
-	*" $1 "*)
-		v=$(accepted "$1")
+	*" $n "*)
+		v=$(accepted "$n")
 		case $v in
-		real) echo "$T/pol/$1.wardb" ;;
-		nocg) echo "$T/pol/$1-nocg.wardb" ;;
+		real) echo "$T/pol/$n.wardb" ;;
+		nocg) echo "$T/pol/$n-nocg.wardb" ;;
 		*) return 1 ;;
 		esac
-		echo "$1:$v" >>"$CASE_T/policies"
+		echo "$n:$v" >>"$CASE_T/policies"
 		;;
 	*)
 		echo "$T/pol/$1.wardb"
@@ -104,7 +107,7 @@ sbx() {
 	# (rootless, ward writes the report as the caller)
 	REP="$CASE_T/rep/sbx$_nsbx.json"
 	path=$(policy_path "$pol") || {
-		skip "ward refuses the $pol profile in $MODE mode: $(refusal "$MODE" "$pol")"
+		skip "ward refuses the $pol profile in $MODE mode: $(refusal "$MODE" "$(base_name "$pol")")"
 		rc=125
 		return 1
 	}
@@ -250,8 +253,8 @@ report_has() { jq -e "$1" "$REP" >/dev/null 2>&1; }
 # needs_super: the resource attacks need the limits of the real profile,
 # which only ward with supervision (issue 5) accepts.
 needs_real() { # PROFILE
-	if [ "$(accepted "$1")" != real ]; then
-		skip "waits for supervision (issue 5): ward refuses the real $1 profile in $MODE mode ($(refusal "$MODE" "$1"))"
+	if [ "$(accepted "$(base_name "$1")")" != real ]; then
+		skip "waits for supervision (issue 5): ward refuses the real $1 profile in $MODE mode ($(refusal "$MODE" "$(base_name "$1")"))"
 		return 1
 	fi
 }
