@@ -159,6 +159,10 @@ run_case() { # FILE
 			record "$m" "$name" "$f" skipped "$why" "" ""
 			continue
 		fi
+		if [ "${PLAN:-0}" = 1 ]; then
+			echo "RUN $m/$name"
+			continue
+		fi
 		ncase=$((ncase + 1))
 		CASE_T="$T/runs/$ncase"
 		IN="$CASE_T/in" OUTD="$CASE_T/out"
@@ -358,7 +362,7 @@ scorecard_print() {
 		printf '   %-18s %s\n' "$id" "$text"
 		awk -F'\t' -v id="$id" '(" " $8 " ") ~ (" " id " ") { printf "%s %s:%s", $2, $1, $4; print "" }' "$T/card" |
 			awk '{ split($2, a, ":"); o[$1] = o[$1] (o[$1] ? "," : "") a[1] " " a[2] } END { for (k in o) print k " (" o[k] ")" }' |
-			sort | sed 's/^/      /'
+			sort | sed 's/^/      /' | grep . || echo "      (no attack of this run stands for it)"
 	done
 }
 

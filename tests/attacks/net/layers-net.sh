@@ -1,7 +1,7 @@
 # attack: net/layers-net
 # boundary: network
 # modes: root rootless
-# requires: nothing of the policy (a test policy of its own)
+# requires: none (a test policy of its own)
 # seeds: 000-network
 # profile: layers
 # what: the network attacks again with no seccomp filter at all (the
