@@ -90,4 +90,21 @@ for p in $homes; do
 		failed=$((failed + 1))
 	fi
 done
+
+# ward-attack judged as a tool (its "tool/..." lines), with the whole
+# suite or a selection that names it.
+want_tool=1
+if [ $# -gt 0 ]; then
+	want_tool=0
+	for p in "$@"; do
+		# shellcheck disable=SC2254
+		case tool/x in $p) want_tool=1 ;; esac
+	done
+fi
+if [ $want_tool = 1 ]; then
+	bash "$A/tool-test.sh" >"$T/out" 2>&1
+	grep -v '^[0-9]* passed, ' "$T/out"
+	passed=$((passed + $(grep -c '^PASS ' "$T/out")))
+	failed=$((failed + $(grep -c '^FAIL ' "$T/out")))
+fi
 finish
