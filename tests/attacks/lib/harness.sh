@@ -130,7 +130,11 @@ run_case() { # FILE
 	name=$(header "$f" attack)
 	modes=$(header "$f" modes)
 	req=$(header "$f" requires)
-	PROFILE=$(home "$f")
+	# The policy the attack's runs use by default: its profile, whose place
+	# the policy under attack takes (base_name); the layers attacks' own
+	# test policy; python's for the attacks that derive theirs.
+	PROFILE=$(header "$f" profile)
+	PROFILE=${PROFILE:-python}
 	for m in ${modes:-root rootless}; do
 		case " $MODES " in
 		*" $m "*) ;;
@@ -216,8 +220,8 @@ run_case() { # FILE
 		elif ! grep -q '^CONTROL ' "$CASE_T/verdict"; then
 			kind=FAIL outcome=error v="no control was run"
 		fi
-		pols=$(sort -u "$CASE_T/policies" 2>/dev/null | grep -v "^$TARGET_NAME:real\$" |
-			sed "s/^$TARGET_NAME:nocg\$/the policy without the supervisor limits/; s/:real\$//; s/:nocg\$/ without the supervisor limits/; s/:test\$/ (test policy)/" |
+		pols=$(sort -u "$CASE_T/policies" 2>/dev/null | grep -v ':real$' |
+			sed 's/:nocg$/ without the supervisor limits/; s/:test$/ (test policy)/' |
 			tr '\n' ',' | sed 's/,$//; s/,/, /g')
 		[ -s "$CASE_T/notes" ] && pols="${pols:+$pols; }$(sort -u "$CASE_T/notes" | tr '\n' ';' | sed 's/;$//')"
 		tag=

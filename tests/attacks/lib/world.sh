@@ -380,10 +380,11 @@ policies_build() {
 	done
 }
 
-# base_name NAME: the attack's own profile (its `# profile:`) is the
-# target; other names stay.
+# base_name NAME: the attack's own profile (its `# profile:`, when a stdlib
+# profile: not the layers attacks' test policy) is the target; other names
+# stay.
 base_name() {
-	if [ "$1" = "${PROFILE:-}" ] || [ "$1" = "$TARGET_NAME" ]; then
+	if [ "$1" = "$TARGET_NAME" ] || { [ "$1" = "${PROFILE:-}" ] && [ -f "$STDLIB/$1.ward" ]; }; then
 		echo "$TARGET_NAME"
 	else
 		echo "$1"
