@@ -432,7 +432,11 @@ harness_main() {
 	local f n status=0
 	harness_setup
 	: >"$T/card"
-	while read -r f; do
+	# (the list is read first: nothing an attack runs may read it from
+	# stdin)
+	local files
+	mapfile -t files < <(attack_files)
+	for f in "${files[@]}"; do
 		n=$(header "$f" attack)
 		selected "$n" || continue
 		# --name: the policy stands for that stdlib profile; its attacks
@@ -440,8 +444,8 @@ harness_main() {
 		if [ "$TARGET_NAME" != target ] && [ "$(home "$f")" != "$TARGET_NAME" ]; then
 			continue
 		fi
-		run_case "$f"
-	done < <(attack_files)
+		run_case "$f" </dev/null
+	done
 	[ -f "$T/times" ] && sort -k2 -rn "$T/times" | head -5 |
 		awk '{ printf "# slowest: %s\n", $0 }'
 	scorecard_print
