@@ -78,10 +78,12 @@ life_check() { # BEFORE: prints what outlived the run
 	[ -n "$left" ] && printf 'left on the host: %s; ' "$left"
 	# Files the sandbox user made in the host's temporary directories, and
 	# run directories left in ward's workspace bases. (As a user, the
-	# sandbox user is the caller, whose other files are not judged.)
+	# sandbox user is the caller, whose other files are not judged. The
+	# rootless workspace base /tmp/ward-UID stays by design, as the cgroup
+	# base does: the workspaces in it are judged below.)
 	if [ "$(id -u)" = 0 ]; then
 		left=$(find /tmp /var/tmp /dev/shm /run -mindepth 1 -maxdepth 1 -user "$HUID" \
-			-newer "$CASE_T/stamp" ! -path "$T" 2>/dev/null | tr '\n' ' ')
+			-newer "$CASE_T/stamp" ! -path "$T" ! -path "/tmp/ward-$HUID" 2>/dev/null | tr '\n' ' ')
 		[ -n "$left" ] && printf 'files of the sandbox uid left: %s; ' "$left"
 	fi
 	# The workspaces of this case's own runs, by the paths their reports
