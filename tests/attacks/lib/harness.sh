@@ -80,8 +80,10 @@ life_check() { # BEFORE: prints what outlived the run
 	# run directories left in ward's workspace bases. (As a user, the
 	# sandbox user is the caller, whose other files are not judged. The
 	# rootless workspace base /tmp/ward-UID stays by design, as the cgroup
-	# base does: the workspaces in it are judged below.)
-	if [ "$(id -u)" = 0 ]; then
+	# base does: the workspaces in it are judged below. Rootless, the
+	# sandbox user is 65534, which other ward runs on the machine share:
+	# only root mode's uid, unique to this run, says a file is ours.)
+	if [ "$(id -u)" = 0 ] && [ "$MODE" = root ]; then
 		left=$(find /tmp /var/tmp /dev/shm /run -mindepth 1 -maxdepth 1 -user "$HUID" \
 			-newer "$CASE_T/stamp" ! -path "$T" ! -path "/tmp/ward-$HUID" 2>/dev/null | tr '\n' ' ')
 		[ -n "$left" ] && printf 'files of the sandbox uid left: %s; ' "$left"
