@@ -284,7 +284,7 @@ test-vm: all
 # The privileged core: every file of what runs as root or before the
 # target's execve (README, "The privileged core"; docs/spec.md 3.1).
 TCB_FILES = $(sort $(wildcard launcher/core/*.[ch] launcher/lib/*.[ch] launcher/supervisor/*.[ch])) \
-	$(addprefix common/,blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h util.c util.h)
+	$(addprefix common/,blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h signature.c signature.h util.c util.h)
 tcb:
 	@wc -l $(TCB_FILES) | sed '$$s/total$$/total: the privileged core/'
 
@@ -328,6 +328,9 @@ clean:
 # those files, then the directories of ours that are left empty.
 bindir = $(PREFIX)/bin
 datadir = $(PREFIX)/share
+# ward-attack's catalogue: the attack files, their library and the static
+# programs they run inside the sandbox.
+attackdir = $(PREFIX)/libexec/ward/attacks
 stdlibdir = $(datadir)/ward/stdlib
 man1dir = $(datadir)/man/man1
 man5dir = $(datadir)/man/man5
@@ -359,6 +362,20 @@ $(MAN_OUT): $(BUILD)/man/%: man/% $(BUILD)/man/.subst
 	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@PREFIX@|$(PREFIX)|g' \
 		-e 's|@DATE@|$(MAN_DATE)|g' $< > $@.tmp && mv $@.tmp $@
 
+# The attack catalogue's programs, built for make install (in the source
+# tree, ward-attack builds them itself into its scratch directory).
+ATTACK_BINS := $(addprefix $(BUILD)/attacks/,probe atk brk mkblob)
+ATTACK_DIRS := files identity net resources
+$(BUILD)/attacks/probe: tests/e2e/probe.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -static -o $@ $<
+$(BUILD)/attacks/atk $(BUILD)/attacks/brk: $(BUILD)/attacks/%: tests/attacks/lib/%.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
+$(BUILD)/attacks/mkblob: tests/e2e/mkblob.c compiler/codegen/blob_write.c compiler/codegen/landlock_rules.c common/blob_read.c common/sha256.c common/util.c
+	@mkdir -p $(@D)
+	$(CC) -O2 -Wall -Wextra -D_GNU_SOURCE -Icommon -Icompiler/codegen -o $@ $^ -lseccomp -lsodium
+
 # A sanitizer build is for tests; what is installed is the normal build.
 ifneq ($(filter install,$(MAKECMDGOALS)),)
 ifeq ($(SAN),1)
@@ -366,12 +383,18 @@ $(error make install installs the normal build: drop SAN=1)
 endif
 endif
 
-install: all
+install: all $(ATTACK_BINS)
 	$(INSTALL) -d -m 0755 $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) \
 		$(DESTDIR)$(man5dir) $(DESTDIR)$(completiondir) \
 		$(DESTDIR)$(docdir) $(DESTDIR)$(stdlibdir) \
-		$(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS))
+		$(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS)) \
+		$(addprefix $(DESTDIR)$(attackdir)/,lib bin $(ATTACK_DIRS))
 	$(INSTALL) -m 0755 $(WARDC) $(WARD) $(DESTDIR)$(bindir)/
+	$(INSTALL) -m 0755 tools/ward-attack $(DESTDIR)$(bindir)/ward-attack
+	$(INSTALL) -m 0755 $(ATTACK_BINS) $(DESTDIR)$(attackdir)/bin/
+	$(INSTALL) -m 0644 tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py \
+		tests/net/testhost.py $(DESTDIR)$(attackdir)/lib/
+	$(foreach d,$(ATTACK_DIRS),$(INSTALL) -m 0644 tests/attacks/$(d)/*.sh $(DESTDIR)$(attackdir)/$(d)/ &&) true
 	$(foreach f,$(STDLIB_FILES),$(INSTALL) -m 0644 $(f) $(DESTDIR)$(stdlibdir)/$(patsubst stdlib-policies/%,%,$(f)) &&) true
 	$(INSTALL) -m 0644 $(filter %.1,$(MAN_OUT)) $(DESTDIR)$(man1dir)/
 	$(INSTALL) -m 0644 $(filter %.5,$(MAN_OUT)) $(DESTDIR)$(man5dir)/
@@ -380,7 +403,9 @@ install: all
 	$(INSTALL) -m 0644 $(DOC_FILES) $(DESTDIR)$(docdir)/
 
 uninstall:
-	rm -f $(DESTDIR)$(bindir)/wardc $(DESTDIR)$(bindir)/ward
+	rm -f $(DESTDIR)$(bindir)/wardc $(DESTDIR)$(bindir)/ward $(DESTDIR)$(bindir)/ward-attack
+	rm -rf $(DESTDIR)$(attackdir)
+	-rmdir $(DESTDIR)$(PREFIX)/libexec/ward $(DESTDIR)$(PREFIX)/libexec 2>/dev/null
 	rm -f $(addprefix $(DESTDIR)$(stdlibdir)/,$(patsubst stdlib-policies/%,%,$(STDLIB_FILES)))
 	rm -f $(addprefix $(DESTDIR)$(man1dir)/,$(notdir $(filter %.1,$(MAN_SRC))))
 	rm -f $(addprefix $(DESTDIR)$(man5dir)/,$(notdir $(filter %.5,$(MAN_SRC))))

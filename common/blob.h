@@ -81,10 +81,15 @@ enum ward_blob_section {
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
 	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
 	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS |                      \
-	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER)
+	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER | WARD_REQ_RECORD)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
+
+/* The launcher's own directory of the new root while it builds the mount
+ * table (launcher/core/mounts.c): no entry may be at or below it, and the
+ * compiler refuses one (compiler/check/sema_fs.c). */
+#define WARD_SCRATCH_DIR ".ward-masks"
 
 /* Bounds on strings (in bytes, without the NUL). */
 #define WARD_BLOB_PATH_MAX     4095 /* PATH_MAX including the NUL */

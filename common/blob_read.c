@@ -718,8 +718,9 @@ static int action(struct cur *c, const uint8_t *r, struct ward_action *a)
 	a->via = w >> 16;
 	if (a->kind > WARD_ACT_KILL)
 		return bad(c, "unknown action %u", a->kind);
-	if (a->kind == WARD_ACT_ERRNO ? a->errno_nr < 1 || a->errno_nr > 4095
-				      : a->errno_nr != 0)
+	if (a->kind == WARD_ACT_ERRNO	 ? a->errno_nr < 1 || a->errno_nr > 4095
+	    : a->via == WARD_VIA_OBSERVE ? a->errno_nr > 63
+					 : a->errno_nr != 0)
 		return bad(c, "errno %u with action %u (errno takes 1..4095)",
 			   a->errno_nr, a->kind);
 	/* Who answers: a recorded refusal is an errno, a brokered call an
@@ -729,7 +730,7 @@ static int action(struct cur *c, const uint8_t *r, struct ward_action *a)
 		      a->via != WARD_VIA_RECORD_NET
 	    : a->kind == WARD_ACT_ALLOW
 		? a->via != WARD_VIA_NONE && a->via != WARD_VIA_CONNECT &&
-		      a->via != WARD_VIA_SENDTO
+		      a->via != WARD_VIA_SENDTO && a->via != WARD_VIA_OBSERVE
 		: a->via != WARD_VIA_NONE)
 		return bad(c, "action %u with via %u", a->kind, a->via);
 	return 0;

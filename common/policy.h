@@ -52,7 +52,12 @@ enum {
 	/* The network allow-list is enforced by the socket broker, in a
 	 * network namespace of the sandbox's own (docs/spec.md part 5); an
 	 * allow-list blob without it is of an older wardc. */
-	WARD_REQ_NET_BROKER = 1u << 9
+	WARD_REQ_NET_BROKER = 1u << 9,
+	/* A recording blob (`wardc compile --record`, docs/spec.md 4.12):
+	 * its program lets calls through the broker, which logs them
+	 * (WARD_VIA_OBSERVE). The launcher runs it only with --record FILE,
+	 * and --record only with it. */
+	WARD_REQ_RECORD = 1u << 12
 };
 
 struct ward_meta {
@@ -340,12 +345,16 @@ enum ward_action_via {
 	WARD_VIA_RECORD = 1,	 /* errno: the refused call is recorded */
 	WARD_VIA_RECORD_NET = 2, /* errno: recorded as a network attempt */
 	WARD_VIA_CONNECT = 3,	 /* allow: connect() through the broker */
-	WARD_VIA_SENDTO = 4	 /* allow: sendto() with an address, the same */
+	WARD_VIA_SENDTO = 4,	 /* allow: sendto() with an address, the same */
+	WARD_VIA_OBSERVE = 5	 /* allow, recording blobs only: the broker
+				    logs the call and its arguments, then
+				    lets the kernel run it */
 };
 
 struct ward_action {
 	uint32_t kind;	   /* enum ward_action_kind */
-	uint32_t errno_nr; /* WARD_ACT_ERRNO only: 1..4095 */
+	uint32_t errno_nr; /* WARD_ACT_ERRNO: 1..4095; WARD_VIA_OBSERVE: the
+			      arguments to log, bit i = args[i] (0..63) */
 	uint32_t via;	   /* enum ward_action_via: ERRNO takes NONE, RECORD,
 			      RECORD_NET; ALLOW takes NONE, CONNECT, SENDTO;
 			      the others NONE */
@@ -366,7 +375,8 @@ enum ward_notify {
 	WARD_NOTIFY_NET_ERRNO = WARD_VIA_RECORD_NET, /* ... as a network one */
 	WARD_NOTIFY_CONNECT = WARD_VIA_CONNECT,	     /* the socket broker */
 	WARD_NOTIFY_SENDTO = WARD_VIA_SENDTO,
-	WARD_NOTIFY_MAX = WARD_NOTIFY_SENDTO
+	WARD_NOTIFY_OBSERVE = WARD_VIA_OBSERVE, /* log, then continue */
+	WARD_NOTIFY_MAX = WARD_NOTIFY_OBSERVE
 };
 #define WARD_NOTIFY_KIND(data)	   (((data) >> 12) & 0xfu)
 #define WARD_NOTIFY_ERRNO_OF(data) ((data)&0xfffu)
@@ -384,8 +394,10 @@ static inline uint32_t ward_action_notify_data(const struct ward_action *a)
 {
 	if (a->kind == WARD_ACT_KILL)
 		return WARD_NOTIFY_DATA(WARD_NOTIFY_KILL, 0);
-	return WARD_NOTIFY_DATA(a->via,
-				a->kind == WARD_ACT_ERRNO ? a->errno_nr : 0);
+	return WARD_NOTIFY_DATA(a->via, a->kind == WARD_ACT_ERRNO ||
+						a->via == WARD_VIA_OBSERVE
+					    ? a->errno_nr
+					    : 0);
 }
 
 struct ward_seccomp {

@@ -10,7 +10,8 @@
 # names for `args'.
 # ward: options; --slot NAME= with the slot names the policy on the line
 # declares (asked of `wardc explain --format json'); --expect-digest with
-# the policy's SHA-256; files for --report, --stdin, --stdout, --stderr;
+# the policy's SHA-256; files for --report, --stdin, --stdout, --stderr,
+# --trusted-key;
 # cgroups for --cgroup-base; the policy, `--', then the program.
 
 # The words of the line up to the cursor, with the pieces that bash splits
@@ -134,7 +135,7 @@ _ward_unquote()
 	printf '%s' "${p/#\~/$HOME}"
 }
 
-_wardc_commands='check compile explain diff fmt constants args lint export import'
+_wardc_commands='check compile explain diff fmt constants args lint export import keygen sign suggest replay'
 
 _wardc()
 {
@@ -157,7 +158,7 @@ _wardc()
 	opt='' val=''
 	if [[ $cur == -*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(-I|-o|--target|--format|--threshold|--color|--retries|--queue) ]]; then
+	elif [[ $prev == @(-I|-o|-k|--target|--format|--threshold|--color|--retries|--queue) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -167,7 +168,7 @@ _wardc()
 		_ward_dirs "" "$val"
 		return 0
 		;;
-	-o)
+	-o | -k)
 		_ward_files "" "$val" ""
 		return 0
 		;;
@@ -212,13 +213,17 @@ _wardc()
 	if [[ $cur == -* ]]; then
 		local opts='-I --target= -Werror -fdiagnostics-format= --color= -h --help'
 		case $cmd in
-		compile) opts+=' -o' ;;
+		compile) opts+=' -o --record' ;;
 		explain) opts+=' --format= --bpf --retries= --queue=' ;;
 		diff) opts+=' --format=' ;;
 		fmt) opts+=' -w --check' ;;
 		lint) opts+=' --format= --threshold= --list-rules -o' ;;
 		export) opts+=' --format= -o' ;;
 		import) opts+=' -o' ;;
+		keygen) opts+=' -o' ;;
+		sign) opts+=' -k -o' ;;
+		suggest) opts+=' --from -o' ;;
+		replay) opts+=' --ward' ;;
 		esac
 		_ward_reply "${opts// /$'\n'}"
 		return 0
@@ -227,7 +232,10 @@ _wardc()
 	case $cmd in
 	check | compile | fmt | lint) _ward_files "" "$cur" ward ;;
 	explain | diff | export) _ward_files "" "$cur" 'wardb ward' ;;
+	sign) _ward_files "" "$cur" wardb ;;
 	import) _ward_files "" "$cur" json ;;
+	suggest) _ward_files "" "$cur" 'jsonl ward' ;;
+	replay) _ward_files "" "$cur" 'json wardb' ;;
 	args)
 		local wardc
 		wardc=$(_ward_wardc) || return 0
@@ -260,7 +268,7 @@ _ward_policy()
 		fi
 		case $w in
 		--) return 1 ;;
-		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
 		=) skip=1 ;;
 		-*) ;;
 		*)
@@ -309,7 +317,7 @@ _ward()
 	opt='' val=''
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(--slot|--report|--expect-digest|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
+	elif [[ $prev == @(--slot|--report|--record|--expect-digest|--trusted-key|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -337,7 +345,7 @@ _ward()
 		_ward_reply "${out[*]}"
 		return 0
 		;;
-	--report | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir)
+	--report | --record | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir | --trusted-key)
 		_ward_files "$lead" "$val" ""
 		return 0
 		;;
@@ -373,14 +381,14 @@ _ward()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--expect-digest=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--record=\n--expect-digest=\n--trusted-key=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 
 	# The policy, then `--'.
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--slot | --report | --expect-digest | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
 		-*) ;;
 		*)
 			_ward_reply --

@@ -85,6 +85,19 @@ const char *ward_action_name(struct ward_pool *pool, struct ward_action a)
 
 	switch (a.kind) {
 	case WARD_ACT_ALLOW:
+		if (a.via == WARD_VIA_OBSERVE) {
+			/* A recording blob's (docs/spec.md 4.9). */
+			char args[32] = "";
+			size_t n = 0;
+
+			for (int i = 0; i < 6; i++)
+				if (a.errno_nr & (1u << i))
+					n += (size_t)snprintf(
+					    args + n, sizeof(args) - n,
+					    "%sarg%d", n ? ", " : " with ", i);
+			return ward_pool_printf(pool, "allow, recorded%s",
+						args);
+		}
 		return a.via == WARD_VIA_CONNECT || a.via == WARD_VIA_SENDTO
 			   ? "allow (through the socket broker)"
 			   : "allow";

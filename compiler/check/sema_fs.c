@@ -9,6 +9,7 @@
  */
 #include "sema_internal.h"
 
+#include "blob.h"
 #include "blob_read.h"
 
 #include <string.h>
@@ -243,6 +244,15 @@ static bool check_entry(struct sema *s, struct fs_entry *e,
 		ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
 			  "`/` is the sandbox's root, a read-only tmpfs the "
 			  "launcher makes; it cannot be an entry");
+		return false;
+	}
+	if (!strncmp(m->dst + 1, WARD_SCRATCH_DIR, strlen(WARD_SCRATCH_DIR)) &&
+	    (m->dst[1 + strlen(WARD_SCRATCH_DIR)] == '\0' ||
+	     m->dst[1 + strlen(WARD_SCRATCH_DIR)] == '/')) {
+		ward_diag(s->d, WARD_SEV_ERROR, e->dst_loc,
+			  "`/%s` is the launcher's while it builds the mount "
+			  "table; it cannot be an entry",
+			  WARD_SCRATCH_DIR);
 		return false;
 	}
 	return true;

@@ -27,8 +27,58 @@ struct explain {
 	const struct ward_blob *blob;
 	const struct ward_policy *p;
 	struct ward_bpf_stats *st;
-	struct ward_budget *budget; /* explain_budget.c */
+	struct ward_budget *budget;	   /* explain_budget.c */
+	const struct wardc_signature *sig; /* BLOB.sig (cmd_sign.c) */
 };
+
+static const char *const sig_status[] = {
+    [WARDC_SIG_NONE] = "unsigned",
+    [WARDC_SIG_SIGNED] = "signed",
+    [WARDC_SIG_STALE] = "stale",
+    [WARDC_SIG_BAD] = "bad",
+};
+
+static struct doc *signature_doc(struct explain *e)
+{
+	struct doc *d = doc_map(e->pool);
+
+	doc_set_str(e->pool, d, "status", sig_status[e->sig->status]);
+	if (e->sig->status == WARDC_SIG_NONE)
+		return d;
+	doc_set_str(e->pool, d, "file", e->sig->file);
+	if (e->sig->key_id[0])
+		doc_set_str(e->pool, d, "key_id", e->sig->key_id);
+	if (e->sig->detail[0])
+		doc_set_str(e->pool, d, "detail", e->sig->detail);
+	return d;
+}
+
+/* Who signed, as far as the file says: the key id is checked only by ward
+ * --trusted-key, which holds the public key. */
+static void signature_text(const struct wardc_signature *s, FILE *out)
+{
+	switch (s->status) {
+	case WARDC_SIG_NONE:
+		fprintf(out, "  signed: no (unsigned: there is no %s)\n",
+			s->file);
+		break;
+	case WARDC_SIG_SIGNED:
+		fprintf(out,
+			"  signed: by key %s (%s; ward --trusted-key "
+			"verifies it)\n",
+			s->key_id, s->file);
+		break;
+	case WARDC_SIG_STALE:
+		fprintf(out,
+			"  signed: no, %s (key %s) is for another blob: %s\n",
+			s->file, s->key_id, s->detail);
+		break;
+	case WARDC_SIG_BAD:
+		fprintf(out, "  signed: no, %s is not a signature: %s\n",
+			s->file, s->detail);
+		break;
+	}
+}
 
 static const char *hex(struct ward_pool *pool, const uint8_t d[32])
 {
@@ -197,6 +247,7 @@ static struct doc *explain_doc(struct explain *e)
 	doc_set_str(pl, d, "arch", describe_arch(p->arch));
 	doc_set_str(pl, d, "blob_sha256", hex(pl, e->blob->file_digest));
 	doc_set_str(pl, d, "source_sha256", hex(pl, p->meta.source_digest));
+	doc_add(d, "signature", signature_doc(e));
 	req = doc_add(d, "requires", doc_list(pl));
 	rs = describe_requirements(pl, p->requirements);
 	if (p->requirements) {
@@ -311,6 +362,7 @@ static void explain_text(struct explain *e, FILE *out)
 		e->blob->format_version, describe_arch(p->arch));
 	fprintf(out, "  blob   sha256:%s\n", hex(pl, e->blob->file_digest));
 	fprintf(out, "  source sha256:%s\n", hex(pl, p->meta.source_digest));
+	signature_text(e->sig, out);
 	fprintf(out, "  requires: %s\n",
 		describe_requirements(pl, p->requirements));
 
@@ -391,6 +443,7 @@ int cmd_explain(struct wardc_args *a)
 	size_t len = 0;
 	int rc;
 	struct ward_pool *pool;
+	static struct wardc_signature sig;
 
 	if (a->nfiles != 1) {
 		fprintf(stderr, "wardc explain: give one blob or source\n");
@@ -432,7 +485,9 @@ int cmd_explain(struct wardc_args *a)
 		ward_bpf_disasm(blob.policy.seccomp.insns,
 				blob.policy.seccomp.ninsns, stdout);
 	} else {
-		struct explain e = {pool, &blob, &blob.policy, st, &budget};
+		struct explain e = {pool, &blob,   &blob.policy,
+				    st,	  &budget, &sig};
+		wardc_signature_of(a->files[0], blob.file_digest, &sig);
 		ward_budget_compute(&blob.policy, &budget);
 		if (!strcmp(fmt, "text"))
 			explain_text(&e, stdout);

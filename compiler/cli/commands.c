@@ -36,6 +36,16 @@ static const struct wardc_option no_options[] = {END};
 
 static const struct wardc_option compile_options[] = {
     {"-o", NULL, "OUT", OPT_OUTPUT, "the blob to write"},
+    {"--record", NULL, NULL, OPT_RECORD,
+     "the recording variant, for `ward --record` (docs/spec.md 4.9)"},
+    END,
+};
+
+static const struct wardc_option suggest_options[] = {
+    {"--from", NULL, "BASE.ward", OPT_FROM,
+     "keep BASE's sections, derive only its syscall rules"},
+    {"-o", NULL, "POLICY.ward", OPT_OUTPUT,
+     "write to POLICY.ward instead of stdout"},
     END,
 };
 
@@ -96,6 +106,25 @@ static const struct wardc_option import_options[] = {
     END,
 };
 
+static const struct wardc_option keygen_options[] = {
+    {"-o", NULL, "NAME", OPT_OUTPUT,
+     "the secret key to write (mode 0600); NAME.pub the public key"},
+    END,
+};
+
+static const struct wardc_option sign_options[] = {
+    {"-k", NULL, "SECRETKEY", OPT_KEY, "the secret key (wardc keygen)"},
+    {"-o", NULL, "FILE", OPT_OUTPUT,
+     "write the signature to FILE (default: BLOB.sig)"},
+    END,
+};
+
+static const struct wardc_option replay_options[] = {
+    {"--ward", NULL, "PATH", OPT_WARD,
+     "the launcher to run (default: the ward beside wardc, else PATH's)"},
+    END,
+};
+
 const struct wardc_command wardc_commands[] = {
     {"check", cmd_check, "FILE...",
      "check policies and fragments, write nothing", no_options},
@@ -117,6 +146,14 @@ const struct wardc_command wardc_commands[] = {
      export_options},
     {"import", cmd_import, "FILE.json",
      "a Docker/OCI seccomp profile to a policy", import_options},
+    {"keygen", cmd_keygen, "-o NAME",
+     "make an Ed25519 key pair to sign blobs with", keygen_options},
+    {"sign", cmd_sign, "-k SECRETKEY BLOB",
+     "sign a blob: BLOB.sig, for ward --trusted-key", sign_options},
+    {"suggest", cmd_suggest, "RECORD... [--from BASE.ward]",
+     "the smallest policy allowing what records saw", suggest_options},
+    {"replay", cmd_replay, "REPORT BLOB",
+     "run a recorded run again and compare its output digests", replay_options},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

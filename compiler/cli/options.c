@@ -169,8 +169,20 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_SPO_LAYOUT:
 		a->spo_layout = v;
 		break;
+	case OPT_KEY:
+		a->key = v;
+		break;
 	case OPT_RUNTIME_INIT:
 		a->runtime_init = true;
+		break;
+	case OPT_RECORD:
+		a->opts.record = true;
+		break;
+	case OPT_FROM:
+		a->from = v;
+		break;
+	case OPT_WARD:
+		a->ward = v;
 		break;
 	}
 	return 0;

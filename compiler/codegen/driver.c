@@ -12,6 +12,7 @@
 #include "load.h"
 #include "net_apply.h"
 #include "pool.h"
+#include "record_gen.h"
 #include "seccomp_gen.h"
 #include "sema.h"
 #include "util.h"
@@ -179,6 +180,19 @@ int ward_driver_compile(const char *path, const struct ward_opts *o,
 		return WARDC_POLICY_ERROR;
 	}
 	p = &s.checked.policy;
+	/* The recording variant: the policy's blob but for its syscall
+	 * rules (record_gen.h), marked so that only --record runs it. */
+	if (o->record) {
+		if (ward_record_rules(s.checked.pool, p->arch, &p->rules,
+				      &err) < 0) {
+			char buf[WARD_ERR_MSG_MAX + 128];
+			fprintf(stderr, "wardc: %s: %s\n", path,
+				ward_err_str(&err, buf, sizeof(buf)));
+			ward_session_close(&s);
+			return WARDC_POLICY_ERROR;
+		}
+		p->requirements |= WARD_REQ_RECORD;
+	}
 	_cleanup_free_ struct sock_filter *insns = NULL;
 	if (ward_seccomp_compile(&p->rules, p->arch, &insns, &ninsns, &err) <
 	    0) {

@@ -25,6 +25,7 @@ struct ward_opts {
 	enum ward_diag_format format;
 	enum ward_color color;
 	FILE *diag_out; /* where diagnostics go (stderr) */
+	bool record;	/* compile --record: the recording variant */
 };
 
 /* Everything one compilation holds, released in one place. */

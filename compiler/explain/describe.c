@@ -244,6 +244,7 @@ const char *describe_requirements(struct ward_pool *p, uint32_t req)
 	    {WARD_REQ_SECCOMP_NOTIFY, "seccomp-notify"},
 	    {WARD_REQ_HOST_GROUPS, "host-groups"},
 	    {WARD_REQ_SECCOMP_ANSWER, "seccomp-answer"},
+	    {WARD_REQ_RECORD, "record"},
 	    {WARD_REQ_NET_BROKER, "net-broker"},
 	};
 	const char *s = "";

@@ -27,48 +27,15 @@
  */
 #include "lint_internal.h"
 
+#include "danger.h"
+
 #include <string.h>
 
 #define SEV_E WARD_SEV_ERROR
 #define SEV_W WARD_SEV_WARNING
 #define SEV_N WARD_SEV_NOTE
 
-/* The syscall families. Names a target lacks are skipped. */
-static const char *const ptrace_calls[] = {"ptrace", NULL};
-static const char *const procmem_calls[] = {"process_vm_readv",
-					    "process_vm_writev",
-					    "pidfd_getfd",
-					    "process_madvise",
-					    "kcmp",
-					    NULL};
-static const char *const mount_calls[] = {
-    "mount",	 "umount",	  "umount2", "pivot_root", "chroot",
-    "fsopen",	 "fsconfig",	  "fsmount", "fspick",	   "move_mount",
-    "open_tree", "mount_setattr", NULL};
-static const char *const bpf_calls[] = {"bpf", NULL};
-static const char *const perf_calls[] = {"perf_event_open", NULL};
-static const char *const keyring_calls[] = {"add_key", "keyctl", "request_key",
-					    NULL};
-static const char *const uffd_calls[] = {"userfaultfd", NULL};
-static const char *const uring_calls[] = {"io_uring_setup", "io_uring_enter",
-					  "io_uring_register", NULL};
-static const char *const ns_calls[] = {"unshare", "setns", NULL};
-static const char *const clone3_calls[] = {"clone3", NULL};
-static const char *const handle_calls[] = {"open_by_handle_at",
-					   "name_to_handle_at", NULL};
-static const char *const reboot_calls[] = {"kexec_load", "kexec_file_load",
-					   "reboot", NULL};
-static const char *const module_calls[] = {
-    "init_module", "finit_module", "delete_module", "create_module", NULL};
-static const char *const swap_calls[] = {"swapon", "swapoff", NULL};
-static const char *const rawio_calls[] = {"iopl", "ioperm", NULL};
-static const char *const priv_calls[] = {
-    "acct",	     "quotactl",       "quotactl_fd",
-    "syslog",	     "settimeofday",   "clock_settime",
-    "clock_adjtime", "adjtimex",       "sethostname",
-    "setdomainname", "fanotify_init",  "vhangup",
-    "nfsservctl",    "lookup_dcookie", "uselib",
-    "modify_ldt",    "_sysctl",	       NULL};
+/* The syscall families: danger.h. */
 
 const struct lint_rule lint_rules[] = {
     /* ------------------------------------------------------------ files */
@@ -362,7 +329,7 @@ const struct lint_rule lint_rules[] = {
 	.fix = "refuse it: `errno EPERM ptrace;` (the stdlib's @debug holds "
 	       "it)",
 	.run = lint_sys_family,
-	.syscalls = ptrace_calls,
+	.syscalls = ward_danger_ptrace,
     },
     {
 	.id = "W211",
@@ -381,7 +348,7 @@ const struct lint_rule lint_rules[] = {
 	    "by another name, allowed whenever ptrace would be.",
 	.fix = "refuse them: `errno EPERM @debug;` (stdlib groups)",
 	.run = lint_sys_family,
-	.syscalls = procmem_calls,
+	.syscalls = ward_danger_procmem,
     },
     {
 	.id = "W212",
@@ -401,7 +368,7 @@ const struct lint_rule lint_rules[] = {
 	    "it.",
 	.fix = "refuse them: `errno EPERM @mount;`",
 	.run = lint_sys_family,
-	.syscalls = mount_calls,
+	.syscalls = ward_danger_mount,
     },
     {
 	.id = "W213",
@@ -419,7 +386,7 @@ const struct lint_rule lint_rules[] = {
 	    "distributions switch unprivileged BPF off for that reason.",
 	.fix = "refuse it: `errno EPERM bpf;` (in the stdlib's @privileged)",
 	.run = lint_sys_family,
-	.syscalls = bpf_calls,
+	.syscalls = ward_danger_bpf,
     },
     {
 	.id = "W214",
@@ -438,7 +405,7 @@ const struct lint_rule lint_rules[] = {
 	.fix = "refuse it: `errno EPERM perf_event_open;` (in the stdlib's "
 	       "@debug)",
 	.run = lint_sys_family,
-	.syscalls = perf_calls,
+	.syscalls = ward_danger_perf,
     },
     {
 	.id = "W215",
@@ -456,7 +423,7 @@ const struct lint_rule lint_rules[] = {
 	    "escalations. Programs almost never need it.",
 	.fix = "refuse them: `errno EPERM @keyring;`",
 	.run = lint_sys_family,
-	.syscalls = keyring_calls,
+	.syscalls = ward_danger_keyring,
     },
     {
 	.id = "W216",
@@ -474,7 +441,7 @@ const struct lint_rule lint_rules[] = {
 	    "migration, some garbage collectors).",
 	.fix = "refuse it: `errno EPERM userfaultfd;`",
 	.run = lint_sys_family,
-	.syscalls = uffd_calls,
+	.syscalls = ward_danger_uffd,
     },
     {
 	.id = "W217",
@@ -493,7 +460,7 @@ const struct lint_rule lint_rules[] = {
 	    "been among the largest sources of kernel escalations.",
 	.fix = "refuse them: `errno EPERM @io-uring;`",
 	.run = lint_sys_family,
-	.syscalls = uring_calls,
+	.syscalls = ward_danger_uring,
     },
     {
 	.id = "W218",
@@ -512,7 +479,7 @@ const struct lint_rule lint_rules[] = {
 	    "recent years began there.",
 	.fix = "refuse them: `errno EPERM @namespaces;`",
 	.run = lint_sys_family,
-	.syscalls = ns_calls,
+	.syscalls = ward_danger_ns,
     },
     {
 	.id = "W219",
@@ -550,7 +517,7 @@ const struct lint_rule lint_rules[] = {
 	    "the filter checks.",
 	.fix = "refuse it: `errno ENOSYS clone3;`, and check clone's flags",
 	.run = lint_sys_family,
-	.syscalls = clone3_calls,
+	.syscalls = ward_danger_clone3,
     },
     {
 	.id = "W221",
@@ -570,7 +537,7 @@ const struct lint_rule lint_rules[] = {
 	.fix = "refuse them: `errno EPERM open_by_handle_at, "
 	       "name_to_handle_at;`",
 	.run = lint_sys_family,
-	.syscalls = handle_calls,
+	.syscalls = ward_danger_handle,
     },
     {
 	.id = "W222",
@@ -588,7 +555,7 @@ const struct lint_rule lint_rules[] = {
 	    "only fail, or succeed through a kernel bug.",
 	.fix = "refuse them: `errno EPERM @reboot;`",
 	.run = lint_sys_family,
-	.syscalls = reboot_calls,
+	.syscalls = ward_danger_reboot,
     },
     {
 	.id = "W223",
@@ -605,7 +572,7 @@ const struct lint_rule lint_rules[] = {
 	    "can only help an exploit.",
 	.fix = "refuse them: `errno EPERM @module;`",
 	.run = lint_sys_family,
-	.syscalls = module_calls,
+	.syscalls = ward_danger_module,
     },
     {
 	.id = "W224",
@@ -622,7 +589,7 @@ const struct lint_rule lint_rules[] = {
 	    "exploit.",
 	.fix = "refuse them: `errno EPERM @swap;`",
 	.run = lint_sys_family,
-	.syscalls = swap_calls,
+	.syscalls = ward_danger_swap,
     },
     {
 	.id = "W225",
@@ -638,7 +605,7 @@ const struct lint_rule lint_rules[] = {
 	    "only). They need CAP_SYS_RAWIO, which the sandbox never has.",
 	.fix = "refuse them: `errno EPERM @raw-io;`",
 	.run = lint_sys_family,
-	.syscalls = rawio_calls,
+	.syscalls = ward_danger_rawio,
     },
     {
 	.id = "W226",
@@ -679,7 +646,7 @@ const struct lint_rule lint_rules[] = {
 	.fix = "refuse them: `errno EPERM @privileged, @obsolete, "
 	       "@cpu-emulation;`",
 	.run = lint_sys_family,
-	.syscalls = priv_calls,
+	.syscalls = ward_danger_priv,
     },
     {
 	.id = "W228",

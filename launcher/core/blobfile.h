@@ -24,4 +24,14 @@ int ward_blobfile_load(const char *path, const struct ward_priv *priv,
 		       const char *expect_hex, uint8_t **buf, size_t *len,
 		       uint8_t digest[32], ward_err *err);
 
+/* With --trusted-key: verify path's detached signature, path.sig
+ * (docs/spec.md 2.8), against the blob's file digest and the public keys
+ * in the files key_paths (nkeys <= WARD_SIG_TRUSTED_MAX; each read as the
+ * policy is, since a key anyone could replace would trust anyone). Called
+ * before the blob is parsed. On success signer holds the key id in hex. */
+int ward_blobfile_verify(const char *path, const char *const *key_paths,
+			 size_t nkeys, const struct ward_priv *priv,
+			 const uint8_t digest[32], char signer[17],
+			 ward_err *err);
+
 #endif

@@ -29,7 +29,9 @@ enum {
 	OPT_REPLACE,
 	OPT_MAXSB,
 	OPT_QTIMEOUT,
-	OPT_QDIR
+	OPT_QDIR,
+	OPT_TRUSTED,
+	OPT_RECORD
 };
 
 static const struct option options[] = {
@@ -51,6 +53,8 @@ static const struct option options[] = {
     {"max-sandboxes", required_argument, NULL, OPT_MAXSB},
     {"queue-timeout", required_argument, NULL, OPT_QTIMEOUT},
     {"queue-dir", required_argument, NULL, OPT_QDIR},
+    {"trusted-key", required_argument, NULL, OPT_TRUSTED},
+    {"record", required_argument, NULL, OPT_RECORD},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -81,11 +85,18 @@ void ward_cli_usage(FILE *f)
 	    "                         or /tmp/ward-UID)\n"
 	    "  --keep-workspace       do not remove the workspace (debugging)\n"
 	    "  --report FILE          write the run report (JSON) to FILE\n"
+	    "  --record FILE          with a blob of `wardc compile "
+	    "--record`:\n"
+	    "                         log its syscalls to FILE (JSON lines),\n"
+	    "                         for `wardc suggest`\n"
 	    "  --replace              remove an existing --report, --stdout,\n"
 	    "                         --stderr or --manifest file of yours "
 	    "first\n"
 	    "                         (without it ward refuses to reuse one)\n"
 	    "  --expect-digest SHA256 refuse a blob whose SHA-256 differs\n"
+	    "  --trusted-key PUBKEY   run only a blob signed (POLICY.sig, "
+	    "wardc sign)\n"
+	    "                         by this key or another --trusted-key\n"
 	    "  --stdin FILE|-         the program's stdin (default /dev/null;\n"
 	    "                         - passes ward's own)\n"
 	    "  --stdout FILE, --stderr FILE\n"
@@ -250,6 +261,9 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 	case OPT_REPORT:
 		cli->report_path = optarg;
 		return 0;
+	case OPT_RECORD:
+		cli->record_path = optarg;
+		return 0;
 	case OPT_MAXSB:
 		cli->max_sandboxes = optarg;
 		return 0;
@@ -261,6 +275,13 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_DIGEST:
 		return set_digest(cli, optarg, err);
+	case OPT_TRUSTED:
+		if (cli->ntrusted == WARD_SIG_TRUSTED_MAX)
+			return ward_fail(err, 0,
+					 "--trusted-key: at most %d keys",
+					 WARD_SIG_TRUSTED_MAX);
+		cli->trusted_keys[cli->ntrusted++] = optarg;
+		return 0;
 	case OPT_STDIN:
 		cli->stdin_path = optarg;
 		return 0;

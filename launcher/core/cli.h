@@ -7,6 +7,7 @@
 #ifndef WARD_CLI_H
 #define WARD_CLI_H
 
+#include "signature.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -22,8 +23,12 @@ struct ward_cli {
 	char **argv; /* PROGRAM and its arguments, NULL-terminated */
 	struct ward_slot_arg *slots;
 	size_t nslots;
-	const char *report_path;    /* NULL: no report */
-	char expect_digest[65];	    /* lower-case hex, "" when not given */
+	const char *report_path; /* NULL: no report */
+	const char *record_path; /* --record: NULL, not recording */
+	char expect_digest[65];	 /* lower-case hex, "" when not given */
+	/* --trusted-key PUBKEY, repeated (at most WARD_SIG_TRUSTED_MAX). */
+	const char *trusted_keys[WARD_SIG_TRUSTED_MAX];
+	size_t ntrusted;
 	const char *stdin_path;	    /* NULL: /dev/null; "-": ward's stdin */
 	int64_t host_uid, host_gid; /* -1 when not given */
 	const char *stdout_path;    /* NULL: ward's own stdout */

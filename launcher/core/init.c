@@ -217,9 +217,6 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	    ward_mounts_build(mnts, err) < 0 ||
 	    ward_userns_limits_apply(&nslim, err) < 0)
 		return -1;
-	/* The courier has the writable mounts now: nothing more to hand. */
-	if (l->hand_wr >= 0)
-		close(l->hand_wr);
 	if (sethostname(host, strlen(host)) < 0)
 		return ward_fail(err, errno, "sethostname %s", host);
 	/* Every run has a network namespace of its own; what leaves it goes
@@ -253,10 +250,17 @@ static _Noreturn void exec_failed(const struct ward_launch *l,
 static volatile int listener_fd = -1;
 static struct ward_measured measured;
 static volatile bool have_measured;
+/* The program file, opened by the target a moment before its execve of
+ * the same path, in the same mount namespace, while no other process of
+ * the sandbox exists (init waits in vfork): the courier digests what the
+ * kernel was asked to run (docs/spec.md 4.2). */
+static volatile int program_fd = -1;
+static volatile int program_errno;
+static char program_path[PATH_MAX];
 
 /* The target: what is per process, then seccomp, then execve. It runs in
  * init's memory (see spawn_target): no allocation, nothing written but its
- * own stack and listener_fd. */
+ * own stack, listener_fd and the program_* statics. */
 static _Noreturn void target_main(const struct ward_launch *l)
 {
 	const struct ward_policy *p = l->policy;
@@ -279,6 +283,10 @@ static _Noreturn void target_main(const struct ward_launch *l)
 	if (ward_find_program(l->argv[0], ward_env_get(l->envp, "PATH"), path,
 			      sizeof(path), &err) < 0)
 		exec_failed(l, &err);
+	memcpy(program_path, path, sizeof(path));
+	program_fd =
+	    open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC, 0);
+	program_errno = program_fd < 0 ? errno : 0;
 	if (ward_set_rlimits(&p->limits, &err) < 0 ||
 	    ward_memfd_guard_install(memfd_guard, &err) < 0)
 		fail(l, &err);
@@ -356,9 +364,11 @@ static int target_entry(void *arg)
 /* Spawned as posix_spawn does: sharing init's memory (CLONE_VM) while init
  * waits (CLONE_VFORK) until the target has exec'd or died, on a stack of
  * its own; init's pages are not copied for a process about to exec. Its
- * own descriptor table, signal dispositions, rlimits, umask and seccomp
- * filter are its own (no CLONE_FILES, CLONE_SIGHAND, CLONE_THREAD,
- * CLONE_FS). */
+ * signal dispositions, rlimits, umask and seccomp filter are its own (no
+ * CLONE_SIGHAND, CLONE_THREAD, CLONE_FS). The descriptor table is shared
+ * until the execve (CLONE_FILES), so that the program file and the
+ * seccomp listener the target opens stay with init; execve gives the
+ * target a copy without them (they are close-on-exec). */
 static pid_t spawn_target(const struct ward_launch *l)
 {
 	const size_t size = 256 * 1024;
@@ -367,12 +377,8 @@ static pid_t spawn_target(const struct ward_launch *l)
 
 	if (stack == MAP_FAILED)
 		return -1;
-	/* With a seccomp listener, the descriptor table is shared too, so
-	 * that the listener the target creates stays with init. */
 	return clone(target_entry, stack + size,
-		     CLONE_VM | CLONE_VFORK | SIGCHLD |
-			 (l->notify_wr >= 0 ? CLONE_FILES : 0),
-		     (void *)l);
+		     CLONE_VM | CLONE_VFORK | CLONE_FILES | SIGCHLD, (void *)l);
 }
 
 /* Hand the target's seccomp listener to the supervisor, and keep no copy:
@@ -389,6 +395,24 @@ static void pass_listener(const struct ward_launch *l)
 		close(fd);
 	}
 	close(l->notify_wr);
+}
+
+/* Hand the courier the program file, the last thing on its socket. */
+static void pass_program(const struct ward_launch *l)
+{
+	struct ward_hand_program msg = {
+	    {WARD_HAND_PROGRAM, (uint32_t)program_errno}, {0}};
+	int fd = program_fd;
+
+	if (l->hand_wr < 0)
+		return;
+	memcpy(msg.path, program_path, sizeof(msg.path));
+	(void)ward_send_msg(l->hand_wr, &msg,
+			    sizeof(msg.m) + strnlen(msg.path, PATH_MAX - 1) + 1,
+			    fd);
+	if (fd >= 0)
+		close(fd);
+	close(l->hand_wr);
 }
 
 _Noreturn void ward_init_main(const struct ward_launch *given)
@@ -419,6 +443,7 @@ _Noreturn void ward_init_main(const struct ward_launch *given)
 		fail(l, &err);
 	}
 	pass_listener(l);
+	pass_program(l);
 	if (have_measured)
 		ward_msg_send_raw(l->msg_wr, WARD_MSG_IDENTITY, &measured,
 				  sizeof(measured));

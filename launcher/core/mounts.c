@@ -287,7 +287,7 @@ static int mountpoint(struct ward_mounts *c, const char *dst, bool dir)
  * refuses (EINVAL) a mount outside the caller's mount namespace, and a
  * detached one is in none (Debian 12's 6.1 refused every run: tests/vm).
  * scratch_end takes it away before the root is made read-only. */
-#define SCRATCH_DIR ".ward-masks"
+#define SCRATCH_DIR WARD_SCRATCH_DIR
 
 static int scratch(struct ward_mounts *c)
 {

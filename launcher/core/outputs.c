@@ -17,7 +17,7 @@ void ward_outputs_init(struct ward_outputs *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->report_fd = o->stdout_fd = o->stderr_fd = -1;
-	o->manifest_fd = o->export_fd = -1;
+	o->manifest_fd = o->export_fd = o->record_fd = -1;
 	ward_workspace_init(&o->ws);
 }
 
@@ -66,7 +66,9 @@ int ward_outputs_open_files(struct ward_outputs *o, const struct ward_cli *cli,
 	    create_file("--stdout", cli->stdout_path, cli->replace,
 			&o->stdout_fd, err) < 0 ||
 	    create_file("--stderr", cli->stderr_path, cli->replace,
-			&o->stderr_fd, err) < 0)
+			&o->stderr_fd, err) < 0 ||
+	    create_file("--record", cli->record_path, cli->replace,
+			&o->record_fd, err) < 0)
 		return -1;
 	return 0;
 }
@@ -315,6 +317,7 @@ void ward_outputs_free(struct ward_outputs *o)
 {
 	ward_outputs_restore(o);
 	close_fd(&o->report_fd);
+	close_fd(&o->record_fd);
 	close_fd(&o->stdout_fd);
 	close_fd(&o->stderr_fd);
 	close_fd(&o->manifest_fd);

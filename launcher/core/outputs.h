@@ -3,9 +3,9 @@
  * outputs.h: the files and directories ward makes for the caller and for
  * the run, opened by the supervisor before anything of the run exists:
  *
- *   --report, --stdout, --stderr, --manifest   files ward writes for the
- *       caller: created with O_EXCL, never a symlink, so that a file
- *       planted there by someone else is refused, not reused (with
+ *   --report, --stdout, --stderr, --manifest, --record   files ward writes for
+ * the caller: created with O_EXCL, never a symlink, so that a file planted
+ * there by someone else is refused, not reused (with
  *       --replace an existing file of ours is removed first, then the
  *       new one created with O_EXCL all the same)
  *   --export-dir   made if missing, never a symlink
@@ -44,6 +44,7 @@ struct ward_lent {
 struct ward_outputs {
 	int report_fd, stdout_fd, stderr_fd; /* -1 when not given */
 	int manifest_fd, export_fd;	     /* -1 when not given */
+	int record_fd; /* --record: the broker writes it; -1 */
 	struct ward_lent lent[WARD_LENT_MAX]; /* --export-dir, read-write */
 	size_t nlent;			      /* slots of the caller's */
 	struct ward_workspace ws;

@@ -416,15 +416,25 @@ struct ward_courier_msg {
  * read-write slot's), then the end of the list. A read-write slot's is
  * filled at once: init waits for the courier's one byte
  * (WARD_HAND_FILLED, or WARD_HAND_FAILED) before it mounts anything
- * more. */
+ * more. Last, once the target has exec'd: the program file it opened
+ * just before its execve, for the report's digest (courier.c), and init
+ * closes the socket. */
 enum ward_hand_kind {
-	WARD_HAND_MOUNT = 1, /* index: the mount table's entry; with a fd */
-	WARD_HAND_END = 2,   /* index: 0 */
+	WARD_HAND_MOUNT = 1,   /* index: the mount table's entry; with a fd */
+	WARD_HAND_END = 2,     /* index: 0 */
+	WARD_HAND_PROGRAM = 3, /* index: errno of the open (0: with a fd);
+				  path: the program as the target found it */
 };
 
 struct ward_hand_msg {
 	uint32_t kind;
 	uint32_t index;
+};
+
+/* WARD_HAND_PROGRAM: the message, then the path (sent up to its NUL). */
+struct ward_hand_program {
+	struct ward_hand_msg m;
+	char path[PATH_MAX];
 };
 
 #define WARD_HAND_FILLED 'F'

@@ -44,7 +44,7 @@ static int join_userns(pid_t init, ward_err *err)
 
 static _Noreturn void child(const struct ward_policy *p,
 			    const struct ward_priv *priv, int sock,
-			    pid_t parent, pid_t init)
+			    pid_t parent, pid_t init, int record_fd)
 {
 	const bool join =
 	    priv->mode == WARD_MODE_ROOT && p->net.mode == WARD_NET_ALLOWLIST;
@@ -72,10 +72,12 @@ static _Noreturn void child(const struct ward_policy *p,
 	    .policy = p,
 	    .root_mode = priv->mode == WARD_MODE_ROOT,
 	    .sup = sock,
+	    .record_fd = record_fd,
 	};
+	const int keep[] = {sock, record_fd}; /* the broker writes --record */
 	ward_err err = {0};
 
-	if (ward_close_fds_except(&sock, 1, &err) < 0 ||
+	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
 	    (join && join_userns(init, &err) < 0) ||
 	    ward_drop_privileges(&d, &err) < 0) {
 		struct ward_broker_msg m = {.kind = WARD_B_REFUSE};
@@ -124,8 +126,8 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 }
 
 int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
-		      int cg_fd, pid_t init, struct ward_broker_proc *b,
-		      ward_err *err)
+		      int cg_fd, pid_t init, int record_fd,
+		      struct ward_broker_proc *b, ward_err *err)
 {
 	struct ward_broker_msg m;
 	pid_t parent = getpid();
@@ -144,7 +146,7 @@ int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
 		return ward_fail(err, errno, "fork the broker");
 	}
 	if (b->pid == 0)
-		child(p, priv, sv[1], parent, init);
+		child(p, priv, sv[1], parent, init, record_fd);
 	close(sv[1]);
 	b->sock = sv[0];
 	/* Before it makes a socket: in the directory the programs are

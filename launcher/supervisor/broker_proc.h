@@ -50,8 +50,8 @@ struct ward_broker_proc {
  * until it is ready; on failure it is gone, and err says why (its own
  * reason when it refused). */
 int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
-		      int cg_fd, pid_t init, struct ward_broker_proc *b,
-		      ward_err *err);
+		      int cg_fd, pid_t init, int record_fd,
+		      struct ward_broker_proc *b, ward_err *err);
 
 /* Send it the listener (the caller keeps its own). */
 int ward_broker_listen(struct ward_broker_proc *b, int listener);

@@ -77,6 +77,7 @@ struct run {
 	uint8_t *buf;
 	size_t len;
 	char digest_hex[65];
+	char signer[17]; /* the trusted key's id, "" when not verified */
 	struct ward_blob blob;
 	bool have_blob;
 	struct ward_launch l;
@@ -156,6 +157,13 @@ static int load_blob(struct run *r, ward_err *err)
 			       &r->buf, &r->len, digest, err) < 0)
 		return -1;
 	ward_hex(digest, sizeof(digest), r->digest_hex);
+	/* Signed profiles: verified before the blob is parsed, so that only
+	 * a trusted key's blob reaches the reader. */
+	if (r->cli.ntrusted &&
+	    ward_blobfile_verify(r->cli.blob_path, r->cli.trusted_keys,
+				 r->cli.ntrusted, &r->priv, digest, r->signer,
+				 err) < 0)
+		return -1;
 	if (ward_blob_read(r->buf, r->len, ward_native_arch(), &r->blob, err) <
 	    0)
 		return -1;
@@ -250,6 +258,17 @@ static int prepare(struct run *r, ward_err *err)
 	    load_blob(r, err) < 0)
 		return -1;
 	p = &r->blob.policy;
+	/* A recording blob lets every call but the dangerous ones through:
+	 * only a run that asked to record runs it (docs/spec.md 4.9). */
+	if (!(p->requirements & WARD_REQ_RECORD) != !r->cli.record_path)
+		return ward_fail(err, 0,
+				 r->cli.record_path
+				     ? "--record: the blob has no recording "
+				       "program (compile it with `wardc "
+				       "compile --record`)"
+				     : "the blob is a recording variant "
+				       "(`wardc compile --record`): it runs "
+				       "only with --record FILE");
 	if (ward_check_policy(p, err) < 0 ||
 	    ward_priv_check_groups(
 		&r->priv, p->requirements & WARD_REQ_HOST_GROUPS, err) < 0)
@@ -394,7 +413,7 @@ static void printable(char *s)
 static int start_courier(struct run *r, bool will_run, ward_err *err)
 {
 	static struct ward_courier c;
-	static struct ward_channel_arg *args;
+	static struct ward_channel_arg *args, *inputs;
 	const struct ward_policy *p = r->have_blob ? &r->blob.policy : NULL;
 	int to[2], from[2], hand[2] = {-1, -1};
 	pid_t parent = getpid();
@@ -402,15 +421,22 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	args = calloc(r->cli.nslots ? r->cli.nslots : 1, sizeof(*args));
 	if (!args)
 		return ward_fail(err, ENOMEM, "the courier");
+	inputs = calloc(r->cli.ninputs ? r->cli.ninputs : 1, sizeof(*inputs));
+	if (!inputs)
+		return ward_fail(err, ENOMEM, "the courier");
 	for (size_t i = 0; i < r->cli.nslots; i++)
 		args[i] = (struct ward_channel_arg){r->cli.slots[i].name,
 						    r->cli.slots[i].path};
+	for (size_t i = 0; i < r->cli.ninputs; i++)
+		inputs[i] = (struct ward_channel_arg){r->cli.inputs[i].name,
+						      r->cli.inputs[i].path};
 	/* Field by field, not a compound literal: c is zero already (it is
 	 * static and made once), and assigning the whole would write all of
 	 * its 137 KiB, mostly the courier's stream buffers, each page then
 	 * copied again on the courier's first write after the fork. */
 	c.policy = p;
 	c.digest_hex = r->digest_hex[0] ? r->digest_hex : NULL;
+	c.signer = r->signer[0] ? r->signer : NULL;
 	c.mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL;
 	c.host_uid = r->priv.host_uid;
 	c.host_gid = r->priv.host_gid;
@@ -420,6 +446,8 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	c.slots = args;
 	c.nslots = r->cli.nslots;
 	c.argv = r->cli.argv;
+	c.inputs = inputs;
+	c.ninputs = r->cli.ninputs;
 	c.report_fd = r->outs.report_fd;
 	c.have_out = r->have_pipes && p;
 	c.ws = r->outs.have_ws ? &r->outs.ws : NULL;
@@ -561,10 +589,10 @@ static int spawn(struct run *r, ward_err *err)
 	 * the sockets of an allow-list), unprivileged; made while init is
 	 * held, since it may join init's user namespace (broker_proc.h). */
 	if ((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
-	    ward_broker_spawn(&r->blob.policy, &r->priv,
-			      r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
-					   : -1,
-			      r->child.pid, &r->broker, err) < 0) {
+	    ward_broker_spawn(
+		&r->blob.policy, &r->priv,
+		r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
+		r->child.pid, r->outs.record_fd, &r->broker, err) < 0) {
 		ward_err init_err = {0};
 
 		ward_spawn_abort(&r->child, &init_err);

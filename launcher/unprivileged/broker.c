@@ -8,7 +8,9 @@
 #include "broker_net.h"
 #include "fdpass.h"
 #include "notif.h"
+#include "recording.h"
 #include "records.h"
+#include "syscall_names.h"
 #include "syscalls_base.h"
 
 #include <errno.h>
@@ -183,6 +185,13 @@ static void on_notification(struct ward_broker *b)
 			return;
 		}
 		break;
+	case WARD_NOTIFY_OBSERVE:
+		if (b->rec) {
+			ward_rec_add(b->rec, d, e & 0x3f);
+			ward_notif_continue(b->listener, n.u.n.id);
+			return;
+		}
+		break;
 	}
 	/* A disposition this broker does not know, or one for another call
 	 * than it names: refused. */
@@ -269,8 +278,22 @@ static bool serve(struct ward_broker *b)
 	}
 }
 
+/* The record, once the sandbox is gone: through the descriptor the
+ * supervisor opened for --record. */
+static int write_recording(struct ward_broker *b)
+{
+	FILE *f = fdopen(b->record_fd, "w");
+	int rc;
+
+	if (!f)
+		return -1;
+	rc = ward_rec_write(f, b->rec, b->policy, b->f, ward_syscall_name);
+	return fclose(f) != 0 ? -1 : rc;
+}
+
 int ward_broker_run(const struct ward_broker_ctx *c)
 {
+	static struct ward_recording rec;
 	static struct ward_broker_facts facts;
 	static uint8_t payload[65536];
 	struct ward_broker b = {
@@ -281,6 +304,8 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 	    .net = c->policy->net.mode == WARD_NET_ALLOWLIST,
 	    .f = &facts,
 	    .payload = payload,
+	    .record_fd = c->record_fd,
+	    .rec = c->record_fd >= 0 ? &rec : NULL,
 	};
 	ward_err err = {0};
 	char byte = 0;
@@ -310,6 +335,9 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 		return 1;
 	facts.ran = b.listener >= 0;
 	ward_broker_pending_sweep(&b, true);
+	if (b.rec && write_recording(&b) < 0)
+		snprintf(facts.error, sizeof(facts.error),
+			 "--record: the record could not be written");
 	send_records(&b);
 	return 0;
 }

@@ -23,6 +23,11 @@
  *              namespace, or refused
  *   sendto     a datagram to an allowed destination, the same; otherwise
  *              the kernel's own call (which cannot leave the sandbox)
+ *   observe    a recording blob's (docs/spec.md 4.9): logs the call and
+ *              the arguments the data bits name, then lets the kernel run
+ *              it as it is (SECCOMP_USER_NOTIF_FLAG_CONTINUE: the program
+ *              already allowed it whatever its arguments, so nothing is
+ *              decided here); refused when the run is not recording
  *
  * It never parses anything of the sandbox's but a socket address
  * (sockaddr.c), answers every notification in bounded time (a connect in
@@ -45,6 +50,7 @@ struct ward_broker_ctx {
 	const struct ward_policy *policy; /* the supervisor's, as forked */
 	bool root_mode;			  /* ward runs as root */
 	int sup;			  /* SOCK_SEQPACKET to the supervisor */
+	int record_fd; /* --record FILE (a recording blob), else -1 */
 };
 
 /* The broker's life, privileges already dropped. Returns its process's

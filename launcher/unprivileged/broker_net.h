@@ -10,6 +10,7 @@
 #include "facts.h"
 #include "notif.h"
 #include "policy.h"
+#include "recording.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -47,6 +48,8 @@ struct ward_broker {
 	struct ward_broker_facts *f;
 	struct ward_pending pend[WARD_PENDING_MAX];
 	uint8_t *payload; /* a datagram's copy, 64 KiB */
+	int record_fd;	  /* --record FILE: a recording run; else -1 */
+	struct ward_recording *rec; /* what it saw (recording.h) */
 };
 
 /* Check that this kernel has what the socket broker needs (or refuse the

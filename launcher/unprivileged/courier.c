@@ -75,18 +75,29 @@ static void fill(struct ward_courier *c, struct ward_slotfs *m)
 	(void)!write(c->hand, &reply, 1);
 }
 
-/* One message of init's: a writable mount, or the end of the list. */
+/* One message of init's: a writable mount, the end of the list, or the
+ * program file (the last). */
 static void on_hand(struct ward_courier *c)
 {
 	const struct ward_policy *p = c->policy;
-	struct ward_hand_msg msg = {0};
+	static struct ward_hand_program prog;
+	struct ward_hand_msg msg;
 	ssize_t n;
 	int fd;
 
-	n = ward_recv_msg(c->hand, &msg, sizeof(msg), &fd);
-	if (n == (ssize_t)sizeof(msg) && msg.kind == WARD_HAND_MOUNT &&
-	    fd >= 0 && p && msg.index < p->nmounts &&
-	    c->nmounts < WARD_COURIER_MOUNTS) {
+	memset(&prog, 0, sizeof(prog));
+	n = ward_recv_msg(c->hand, &prog, sizeof(prog) - 1, &fd);
+	msg = prog.m;
+	if (n == (ssize_t)sizeof(msg) && msg.kind == WARD_HAND_END && fd < 0) {
+		c->mounts_done = true;
+		return;
+	}
+	if (n > (ssize_t)sizeof(msg) && msg.kind == WARD_HAND_PROGRAM) {
+		ward_evidence_program(&c->ev, &prog, fd);
+		fd = -1;
+	} else if (n == (ssize_t)sizeof(msg) && msg.kind == WARD_HAND_MOUNT &&
+		   fd >= 0 && p && msg.index < p->nmounts &&
+		   c->nmounts < WARD_COURIER_MOUNTS) {
 		const struct ward_mount *pm = &p->mounts[msg.index];
 		struct ward_slotfs *m = &c->mounts[c->nmounts++];
 
@@ -104,10 +115,12 @@ static void on_hand(struct ward_courier *c)
 	}
 	if (fd >= 0)
 		close(fd);
-	/* The end, or anything else: nothing more comes. */
+	/* The program, its socket's end, or anything else: nothing more
+	 * comes, and the sandbox is set up (or gone): the inputs' turn. */
 	close(c->hand);
 	c->hand = -1;
 	c->mounts_done = true;
+	c->ev.started = true;
 }
 
 static void sample_all(struct ward_courier *c)
@@ -165,6 +178,9 @@ static void pump(struct ward_courier *c)
 			}
 			timeout = (int)(next - now);
 		}
+		/* A digest step after each poll while one is left. */
+		if (ward_evidence_pending(&c->ev))
+			timeout = 0;
 		if (poll(pfd, 5, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -185,6 +201,8 @@ static void pump(struct ward_courier *c)
 			if (pfd[2 + i].revents)
 				ward_output_flush(out, i);
 		}
+		if (ward_evidence_pending(&c->ev))
+			ward_evidence_step(&c->ev);
 	}
 	for (int i = 0; i < 2; i++)
 		if (out->s[i].rd >= 0) {
@@ -225,6 +243,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .run_id = f->run_id[0] ? f->run_id : NULL,
 	    .policy_name = c->policy ? c->policy->meta.policy_name : NULL,
 	    .digest_hex = c->digest_hex,
+	    .signer = c->signer,
 	    .mode = c->mode,
 	    .policy = c->policy,
 	    .host_uid = c->host_uid,
@@ -252,6 +271,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .mounts = c->mounts,
 	    .nmounts = c->nmounts,
 	    .argv = c->argv,
+	    .ev = &c->ev,
 	    .slots = c->slots,
 	    .nslots = c->nslots,
 	    .error = f->have_error ? f->error : NULL,
@@ -326,6 +346,8 @@ int ward_courier_run(struct ward_courier *c)
 	signal(SIGPIPE, SIG_IGN);
 	if (c->ws)
 		ws = *c->ws;
+	ward_evidence_init(&c->ev, c->report_fd >= 0 && c->will_run, c->inputs,
+			   c->ninputs, c->slots, c->nslots);
 	c->ch.diff = c->report_fd >= 0;
 	if (c->will_run) {
 		if (ward_channel_snapshot(&c->ch, c->policy, c->slots,
@@ -339,6 +361,9 @@ int ward_courier_run(struct ward_courier *c)
 	}
 	if (c->have_out || c->hand >= 0)
 		pump(c);
+	/* What was not digested during the run, before anything is
+	 * copied back into a snapshot. */
+	ward_evidence_finish(&c->ev);
 	/* Nothing of the sandbox may be read before it is all gone. */
 	if (!hear(c, &gone, 1))
 		return 1;

@@ -29,6 +29,7 @@
 #define WARD_COURIER_H
 
 #include "channel.h"
+#include "evidence.h"
 #include "facts.h"
 #include "output.h"
 #include "policy.h"
@@ -45,6 +46,7 @@ struct ward_courier {
 	/* What the supervisor knew at the fork (its memory is ours). */
 	const struct ward_policy *policy; /* NULL: the blob was not read */
 	const char *digest_hex;		  /* NULL: not known */
+	const char *signer;		  /* NULL: no signature was verified */
 	const char *mode;		  /* "root", "rootless", NULL */
 	uid_t host_uid;
 	gid_t host_gid;
@@ -55,15 +57,18 @@ struct ward_courier {
 	    *slots; /* every --slot, workspace's too */
 	size_t nslots;
 	char *const *argv; /* the target's command line, for the report */
-	int report_fd;	   /* -1: no report */
-	bool have_out;	   /* the target's pipes exist */
+	const struct ward_channel_arg *inputs; /* every --input */
+	size_t ninputs;
+	struct ward_evidence ev; /* the report's digests (evidence.h) */
+	int report_fd;		 /* -1: no report */
+	bool have_out;		 /* the target's pipes exist */
 	struct ward_output out;
 	struct ward_channel ch;
 	const struct ward_workspace *ws; /* NULL: none */
 	/* To and from the supervisor. */
 	int to_sup, from_sup;
-	/* From init: the writable mounts (facts.h, struct ward_hand_msg);
-	 * -1 once the list has ended. */
+	/* From init: the writable mounts (facts.h, struct ward_hand_msg),
+	 * then the program file; -1 once init closed it. */
 	int hand;
 	struct ward_slotfs mounts[WARD_COURIER_MOUNTS];
 	size_t nmounts;

@@ -7,6 +7,7 @@
 #include "blob.h"
 #include "blob_read.h"
 #include "channel.h"
+#include "evidence.h"
 #include "report_net.h"
 #include "sha256.h"
 #include "syscall_names.h"
@@ -566,6 +567,15 @@ static void put_run(FILE *f, const struct ward_report *r)
 	}
 	fputs(", \"mounts\": ", f);
 	put_table(f, r);
+	fputs(", \"program\": ", f);
+	ward_evidence_put_program(f, r->ev,
+				  r->outcome && r->outcome->measured &&
+				      r->outcome->end != WARD_END_EXEC &&
+				      r->outcome->end != WARD_END_SETUP);
+	fputs(", \"inputs\": ", f);
+	ward_evidence_put_inputs(f, r->ev);
+	fputs(", \"network\": ", f);
+	ward_evidence_put_network(f, r->policy);
 	fputc('}', f);
 }
 
@@ -646,6 +656,8 @@ int ward_report_write(int fd, const struct ward_report *r, ward_err *err)
 	ward_json_str(f, r->policy_name);
 	fputs(", \"digest\": ", f);
 	ward_json_str(f, r->digest_hex);
+	fputs(", \"signed_by\": ", f);
+	ward_json_str(f, r->signer);
 	fputs("}, \"mode\": ", f);
 	ward_json_str(f, r->mode);
 	fputs(", \"run\": ", f);

@@ -24,12 +24,14 @@
 #define WARD_REPORT_VERSION 1
 
 struct ward_channel;
+struct ward_evidence;
 
 struct ward_report {
-	const char *run_id;		  /* NULL before one was made */
-	const char *policy_name;	  /* NULL when the blob was not read */
-	const char *digest_hex;		  /* the blob file's SHA-256, or NULL */
-	const char *mode;		  /* "root", "rootless", or NULL */
+	const char *run_id;	 /* NULL before one was made */
+	const char *policy_name; /* NULL when the blob was not read */
+	const char *digest_hex;	 /* the blob file's SHA-256, or NULL */
+	const char *signer; /* the trusted key's id (--trusted-key), or NULL */
+	const char *mode;   /* "root", "rootless", or NULL */
 	const struct ward_policy *policy; /* NULL when not read */
 	uid_t host_uid;			  /* the sandbox's host ids */
 	gid_t host_gid;
@@ -65,6 +67,7 @@ struct ward_report {
 	/* For audit and replay: the target's command line (NULL-terminated;
 	 * NULL: not known) and the host paths given to the slots. */
 	char *const *argv;
+	const struct ward_evidence *ev; /* digests (evidence.h), or NULL */
 	const struct ward_channel_arg *slots;
 	size_t nslots;
 	/* Admission and the steps' timings (facts.h). */

@@ -37,6 +37,13 @@ showing that the observation would see the attack succeed. After every
 attack the harness checks that nothing of the run outlived it: processes,
 cgroups, mounts, files of the sandbox user, network namespaces and links.
 
+`ward-attack POLICY.wardb` (tools/ward-attack, man ward-attack(1)) runs
+the same catalogue against any compiled policy: each attack's "runs
+under" column names the stdlib profile it was written for, whose place
+the policy under attack takes, and what it requires of that policy to run
+at all; an attack whose requirement the policy does not meet is skipped,
+with the reason, and the policy is never widened.
+
 | attack | boundary | what it does | expected observation (from outside) | control | runs under | if it fails, look first at (若失败，优先查) |
 |---|---|---|---|---|---|---|
 MD
@@ -53,8 +60,35 @@ for f in "$A"/*/*.sh; do
 	modes=$(field "$f" modes)
 	needs=$(field "$f" needs)
 	prof=$(field "$f" profile)
-	printf '| `%s` | %s | %s | %s | %s | %s, %s%s | %s |\n' "$name" \
+	req=$(field "$f" requires)
+	printf '| `%s` | %s | %s | %s | %s | %s, %s%s%s | %s |\n' "$name" \
 		"$(field "$f" boundary)" "$(field "$f" what)" "$(field "$f" expect)" \
 		"$(field "$f" control)" "${prof:-a test policy}" "${modes:-root rootless}" \
-		"${needs:+; needs $needs}" "$(field "$f" "if it fails")"
+		"${needs:+; needs $needs}" "${req:+; requires $req}" "$(field "$f" "if it fails")"
+done
+
+# The seeds' rows, each with the attacks that stand for it (`# seeds:`).
+. "$A/lib/catalogue.sh"
+cat <<'MD'
+
+## The seeds' samples
+
+Seed 000's adversarial table (对抗测试) and seed 004's malicious sample set
+(恶意样本集, "run it after every update of the security configuration and
+check that every sample fails"), row by row, with the attacks that stand
+for each (their `# seeds:` header). `ward-attack` prints the same table
+with each attack's outcome. The last row of seed 000 belongs to the task's
+own acceptance (业务谓词) as much as to the sandbox: ward's part is the
+export's rules, which refuse the wrong product while the right one passes.
+
+| row | seed | what the seed asks | attacks |
+|---|---|---|---|
+MD
+seed_rows | while IFS='|' read -r id seed text; do
+	list=$(for f in "$A"/*/*.sh; do
+		case $f in "$A"/lib/*) continue ;; esac
+		case " $(field "$f" seeds) " in *" $id "*) printf '`%s` ' "$(field "$f" attack)" ;; esac
+	done)
+	[ -n "$list" ] || { echo "gen-doc: no attack for the seed row $id" >&2; exit 1; }
+	printf '| %s | %s | %s | %s |\n' "$id" "$seed" "$text" "${list% }"
 done

@@ -598,6 +598,11 @@ BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" MKBLOB="$T/tools/mkblob" \
 cat "$T/landlock.out"
 grep -q '^FAIL' "$T/landlock.out" && failures=$((failures + 1))
 
+# The report for audit and replay: program and input digests, wardc replay.
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/replay.sh" >"$T/replay.out" 2>&1
+cat "$T/replay.out"
+grep -q '^FAIL' "$T/replay.out" && failures=$((failures + 1))
+
 # Root never reads what the sandbox wrote (privilege separation).
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/privsep.sh" >"$T/privsep.out" 2>&1
 cat "$T/privsep.out"
@@ -607,6 +612,15 @@ grep -q '^FAIL' "$T/privsep.out" && failures=$((failures + 1))
 BUILD="$BUILD" WARD="$WARD" CC="$CC" sh "$top/tests/e2e/admission.sh" >"$T/admission.out" 2>&1
 cat "$T/admission.out"
 grep -q '^FAIL' "$T/admission.out" && failures=$((failures + 1))
+
+# Signed profiles: --trusted-key, wardc keygen/sign/explain.
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/signing.sh" >"$T/signing.out" 2>&1
+cat "$T/signing.out"
+grep -q '^FAIL' "$T/signing.out" && failures=$((failures + 1))
+# Record mode: record, suggest, and the suggestion run (docs/spec.md 4.12).
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/record.sh" >"$T/record.out" 2>&1
+cat "$T/record.out"
+grep -q '^FAIL' "$T/record.out" && failures=$((failures + 1))
 
 # A setuid ward refuses to run.
 cp "$WARD" "$T/bin/ward-suid" && chmod 4755 "$T/bin/ward-suid"

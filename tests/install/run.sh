@@ -66,7 +66,15 @@ pass make-install
 # The exact list of what install puts, from the source tree.
 {
 	echo "bin/ward"
+	echo "bin/ward-attack"
 	echo "bin/wardc"
+	for f in atk brk mkblob probe; do echo "libexec/ward/attacks/bin/$f"; done
+	for f in tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py tests/net/testhost.py; do
+		echo "libexec/ward/attacks/lib/${f##*/}"
+	done
+	for f in tests/attacks/*/*.sh; do
+		case $f in tests/attacks/lib/*) ;; *) echo "libexec/ward/attacks/${f#tests/attacks/}" ;; esac
+	done
 	for f in stdlib-policies/*.ward stdlib-policies/*/*.ward stdlib-policies/*/*/*.ward; do
 		[ -f "$f" ] && echo "share/ward/stdlib/${f#stdlib-policies/}"
 	done
@@ -88,8 +96,8 @@ if [ -z "$outside" ]; then pass only-under-prefix; else fail only-under-prefix "
 
 # Modes: programs 0755, everything else 0644, directories 0755; no setuid
 # or setgid bit anywhere.
-bad=$(cd "$root" && find . \( -type f -path './bin/*' ! -perm 0755 \) -o \
-	\( -type f ! -path './bin/*' ! -perm 0644 \) -o \( -type d ! -perm 0755 \) | head -3)
+bad=$(cd "$root" && find . \( -type f \( -path './bin/*' -o -path './libexec/ward/attacks/bin/*' \) ! -perm 0755 \) -o \
+	\( -type f ! -path './bin/*' ! -path './libexec/ward/attacks/bin/*' ! -perm 0644 \) -o \( -type d ! -perm 0755 \) | head -3)
 if [ -z "$bad" ]; then pass modes; else fail modes "$bad"; fi
 suid=$(find "$dest" -perm /6000 | head -3)
 if [ -z "$suid" ]; then pass no-setuid; else fail no-setuid "$suid"; fi
@@ -152,6 +160,34 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 else
 	echo "SKIP install/client/self-test-profile-by-name: needs root (cgroup limits)"
+fi
+
+# ward-attack as installed, from a directory outside the tree: its
+# catalogue lists every attack of the source tree's; as root, one attack
+# per boundary against the installed python profile (compiled above), in
+# both modes, with a JSON scorecard and exit 0.
+if in_work "$root/bin/ward-attack" --list >"$tmp/list" 2>&1 &&
+	[ "$(grep -c '^[a-z]*/' "$tmp/list")" = "$(ls tests/attacks/*/*.sh | grep -vc /lib/)" ]; then
+	pass ward-attack/list
+else
+	fail ward-attack/list "$(head -3 "$tmp/list" | tr '\n' ' ')"
+fi
+if [ "$(id -u)" = 0 ]; then
+	# (rootless mode runs the installed ward as uid 65534)
+	chmod 755 "$tmp"
+	rm -f "$tmp/card.json"
+	if in_work env -u BUILD PATH=/usr/bin:/bin:/usr/sbin:/sbin "$root/bin/ward-attack" \
+		--attack files/env-secret --attack identity/mount --attack net/metadata \
+		--json "$tmp/card.json" "$tmp/python.wardb" >"$tmp/attack.out" 2>&1 &&
+		grep -q "^# source: $stdlib/python.ward" "$tmp/attack.out" &&
+		jq -e '.modes == ["root", "rootless"] and (.attacks | length) == 6 and
+			all(.attacks[]; .outcome == "held")' "$tmp/card.json" >/dev/null; then
+		pass ward-attack/installed-python
+	else
+		fail ward-attack/installed-python "$(grep -E '^(FAIL|SKIP)|passed' "$tmp/attack.out" | head -4 | tr '\n' ' ')"
+	fi
+else
+	echo "SKIP install/ward-attack/installed-python: needs root (namespaces, cgroups)"
 fi
 
 # A policy of the user's, in a temporary directory, that uses the stdlib.
@@ -239,7 +275,7 @@ expect ward/no-dashdash 125 'expected --' err "$ward" x.wardb /bin/true
 # ---------------------------------------------------------------- man pages
 man1=$root/share/man/man1
 man5=$root/share/man/man5
-for page in "$man1/wardc.1" "$man1/ward.1" "$man5/ward.policy.5"; do
+for page in "$man1/wardc.1" "$man1/ward.1" "$man1/ward-attack.1" "$man5/ward.policy.5"; do
 	name=$(basename "$page")
 	if LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$page" >"$tmp/groff" 2>&1 && [ ! -s "$tmp/groff" ]; then
 		pass "man/groff-ww/$name"
@@ -366,7 +402,7 @@ complete_ok() {
 	fi
 }
 complete_ok commands 'wardc ex' explain export
-complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import lint
+complete_ok all-commands 'wardc ' args check compile constants diff explain export fmt import keygen lint replay sign suggest
 complete_ok top-options 'wardc --' --help --version
 complete_ok option-prefix 'wardc check --tar' --target= nospace
 complete_ok target-values 'wardc compile x.ward --target ' aarch64 x86_64
@@ -391,8 +427,8 @@ complete_ok args-syscalls 'wardc args openat' openat openat2
 complete_ok ward-options 'ward --s' --slot= --stderr= --stdin= --stdout= nospace
 complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --export-dir= --help \
 	--host-gid= --host-uid= --input= --keep-workspace --manifest= --max-sandboxes= --queue-dir= \
-	--queue-timeout= --replace --report= --slot= --stderr= \
-	--stdin= --stdout= --verbose --version --workspace-base= -V -h -v nospace
+	--queue-timeout= --record= --replace --report= --slot= --stderr= \
+	--stdin= --stdout= --trusted-key= --verbose --version --workspace-base= -V -h -v nospace
 complete_ok stdout-file 'ward --stdout d' d.txt
 complete_ok report-equals-file 'ward --report=d' d.txt
 cgmnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)

@@ -1163,7 +1163,10 @@ EDIT(e_def_via_errno, s->p.rules.default_action = (struct ward_action){
 EDIT(e_def_via_kill, s->p.rules.default_action = (struct ward_action){
 			 WARD_ACT_KILL, 0, WARD_VIA_RECORD})
 EDIT(e_def_via_big,
-     s->p.rules.default_action = (struct ward_action){WARD_ACT_ALLOW, 0, 5})
+     s->p.rules.default_action = (struct ward_action){WARD_ACT_ALLOW, 0, 6})
+/* An observed call (a recording blob) logs at most the six arguments. */
+EDIT(e_def_observe_mask, s->p.rules.default_action = (struct ward_action){
+			     WARD_ACT_ALLOW, 64, WARD_VIA_OBSERVE})
 EDIT(e_nr_neg, s->sys[0].nr = -1)
 EDIT(e_nr_order, s->sys[2].nr = 1)
 EDIT(e_nr_desc, s->sys[3].nr = 2)
@@ -1350,7 +1353,9 @@ static struct pcase pcases[] = {
     {"errno through the broker", e_def_via_errno,
      ST "7 (rules): action 2 with via 3"},
     {"kill recorded", e_def_via_kill, ST "7 (rules): action 4 with via 1"},
-    {"unknown via", e_def_via_big, ST "7 (rules): action 0 with via 5"},
+    {"unknown via", e_def_via_big, ST "7 (rules): action 0 with via 6"},
+    {"observe mask", e_def_observe_mask,
+     ST "7 (rules): errno 64 with action 0 (errno takes 1..4095)"},
     {"syscall nr negative", e_nr_neg,
      ST "7 (rules) syscall 0: number -1 is negative or not above the "
 	"previous one"},

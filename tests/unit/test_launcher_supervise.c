@@ -140,10 +140,12 @@ static void report(void **state)
 	    want, sizeof(want),
 	    "{\"report_version\": 1, \"ward_version\": \"" WARD_VERSION
 	    "\", \"run_id\": null, \"policy\": {\"name\": \"py\\\"thon\", "
-	    "\"digest\": \"ab\"}, \"mode\": \"rootless\", \"run\": {\"argv\": "
+	    "\"digest\": \"ab\", \"signed_by\": null}, \"mode\": \"rootless\", "
+	    "\"run\": {\"argv\": "
 	    "null, \"argv_truncated\": false, \"kernel\": {\"release\": "
 	    "\"%s\", \"version\": \"%s\", \"machine\": \"%s\"}, \"mounts\": "
-	    "null}, \"created\": null, "
+	    "null, \"program\": null, \"inputs\": [], \"network\": null}, "
+	    "\"created\": null, "
 	    "\"destroyed\": null, \"reason\": \"launcher_error\", \"flags\": "
 	    "[\"launcher_error\"], \"exit_code\": 125, \"target_exit\": null, "
 	    "\"signal\": null, \"signal_name\": null, \"error\": "

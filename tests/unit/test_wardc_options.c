@@ -20,7 +20,7 @@ static const struct {
 	const char *cmd, *own;
 } expected[] = {
     {"check", ""},
-    {"compile", "-o"},
+    {"compile", "--record -o"},
     {"explain", "--bpf --format --queue --retries"},
     {"diff", "--format"},
     {"fmt", "--check -w"},
@@ -29,12 +29,17 @@ static const struct {
     {"lint", "--format --list-rules --threshold -o"},
     {"export", "--allow-runtime-init --bundle --format --slot --spo-layout -o"},
     {"import", "--capabilities -o"},
+    {"keygen", "-o"},
+    {"sign", "-k -o"},
+    {"suggest", "--from -o"},
+    {"replay", "--ward"},
 };
 static const char general[] =
     "--color --help --target -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
     "--allow-runtime-init --bpf --bundle --capabilities --check --format "
-    "--list-rules --queue --retries --slot --spo-layout --threshold -o -w";
+    "--from --list-rules --queue --record --retries --slot --spo-layout "
+    "--threshold --ward -k -o -w";
 
 static bool has_word(const char *list, const char *w)
 {

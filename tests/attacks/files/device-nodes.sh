@@ -2,6 +2,7 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: opens the host's devices by name (/dev/vda-like disks, /dev/sda,
 #   /dev/mem, /dev/kmem, /dev/port, /dev/kmsg), then makes its own nodes
 #   with mknod: a block device with the numbers of the host's root disk

@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-secret
 # what: the caller's environment holds a token (WARD_ATTACK_TOKEN,
 #   AWS_SECRET_ACCESS_KEY, a HOME with the token in it); the script dumps
 #   its environment, /proc/self/environ, and init's /proc/1/environ (init is

@@ -2,6 +2,9 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: probe-slot output-slot export
+# card: output channel
+# seeds: 000-fill 000-mixed
 # what: seed 000's export rule, 导出总量超限停止写入且不导出半成品 (past the
 #   total, export no half-finished result), under every stdlib profile this
 #   mode runs that has a writable output slot: the program fills its output

@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3 output-slot
+# seeds: 000-traversal
 # what: makes hard links to host files in places it can write, so that
 #   they would outlive the run or be overwritten in place: the host's
 #   python3 binary and /etc/passwd into the output slot, a file of the

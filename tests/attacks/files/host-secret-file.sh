@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-secret
 # what: reads a host file with random content (a bait in /var/tmp,
 #   readable by everyone) by its path, and searches every file it can read
 #   for the content

@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 000-secret
 # what: the caller starts ward with descriptors 5, 7 and 9 open on a
 #   secret file, a pipe holding a secret, and a directory of the host; the
 #   program reads every descriptor from 3 to 1023 and lists /proc/self/fd

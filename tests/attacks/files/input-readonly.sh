@@ -2,6 +2,7 @@
 # boundary: files
 # profile: shell
 # modes: root rootless
+# requires: bash
 # what: tampers with the input slot, the caller's data: overwrites,
 #   deletes, renames, chmods and truncates its files, and creates new ones.
 #   On the host the directory and the file are writable by everyone, so

@@ -2,6 +2,7 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: runs a program it wrote, past the noexec mounts: a copy of a static
 #   binary in a memfd (memfd_create with no flag, with MFD_EXEC, with
 #   MFD_NOEXEC_SEAL), executed with execveat(fd, "", AT_EMPTY_PATH) and

@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-secret
 # what: two runs at once. The first writes a secret into /tmp, /work and
 #   /dev/shm, a System V shared memory segment and a POSIX message queue,
 #   and listens on an abstract unix socket; the second, started while the

@@ -2,6 +2,7 @@
 # boundary: lifecycle
 # profile: shell
 # modes: root rootless
+# requires: bash output-slot
 # what: a first run plants what would run again later: ~/.bashrc and
 #   ~/.profile (HOME=/work), /etc/profile.d and /etc/cron.d entries, a
 #   crontab in /var/spool/cron/crontabs, files in /tmp and /dev/shm; a

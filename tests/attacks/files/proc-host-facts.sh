@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-secret
 # what: reads what its own /proc tells of the host: the kernel's command
 #   line, kallsyms (symbol names), the boot id, keys and key-users,
 #   timer_list, interrupts, swaps, the acpi and scsi directories, and its

@@ -2,6 +2,7 @@
 # boundary: files
 # profile: shell
 # modes: root rootless
+# requires: bash
 # what: writes the host's kernel settings through /proc: a pipe in
 #   /proc/sys/kernel/core_pattern (the classic container escape: the
 #   kernel runs it as root on the next crash), /proc/sys/vm/drop_caches,

@@ -2,6 +2,7 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3 probe-slot
 # what: the runc escape (CVE-2019-5736): opens /proc/1/exe (init, a
 #   clone of the host's ward binary) and /proc/self/exe (the host's
 #   python3) for writing, reads init's memory and environment, and

@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-traversal
 # what: climbs out of the slots with `..`: open("/input/../../../HOST"),
 #   openat(fd of /input, "../../HOST"), os.chdir("/output") then "..",
 #   /proc/self/root/.., /proc/self/cwd/../.., /proc/1/root (init's root)

@@ -2,6 +2,9 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3 output-slot
+# card: output channel
+# seeds: 000-traversal
 # what: a first run plants symlinks in the output slot that point at a
 #   host bait by absolute path, by a chain of `..`, and at `/`; a second
 #   run, given the same directory as its output slot, reads through them

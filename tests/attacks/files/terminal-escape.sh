@@ -2,6 +2,8 @@
 # boundary: files
 # profile: python
 # modes: root rootless
+# requires: python3
+# card: output channel
 # what: seed 000's viewer attack through stdout: the program prints OSC 0
 #   (the viewer's title), OSC 52 (a write to the viewer's clipboard in many
 #   terminals), CSI 2J (clear the screen), a CR that overwrites the line,

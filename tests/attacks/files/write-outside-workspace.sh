@@ -2,6 +2,7 @@
 # boundary: files
 # profile: shell
 # modes: root rootless
+# requires: bash output-slot
 # what: a shell script creates a file named with a marker in every
 #   directory it can name outside its workspace: /, /usr, /usr/bin, /etc,
 #   /bin, /var, /root, /home, /input, /proc, /dev, and the host's own

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: calls that replace or stop the kernel: kexec_load,
 #   kexec_file_load, finit_module, delete_module, reboot, swapon (each with
 #   arguments that are invalid once the permission checks pass, so that a

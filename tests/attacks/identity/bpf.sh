@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: loads into the kernel's BPF machinery (the verifier is a classic
 #   escalation path): creates a BPF array map
 # expect: EPERM

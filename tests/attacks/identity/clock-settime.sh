@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: sets the host's clocks (clock_settime of CLOCK_REALTIME,
 #   settimeofday: to the time they already show) and the host name
 # expect: every call fails with EPERM; the host's clock still agrees with

@@ -2,6 +2,7 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: python3
 # what: reads init's /proc/1/cmdline and /proc/1/environ (init is a clone
 #   of the supervisor: without a defence, cmdline is ward's whole command
 #   line, readable whatever init's dumpability) looking for what the caller

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: calls getpid through the i386 ABI (`int 0x80` from a 64-bit
 #   program), where the syscall numbers differ: a filter that ignores the
 #   architecture field would judge the wrong call

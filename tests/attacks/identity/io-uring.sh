@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: sets up an io_uring, whose operations the seccomp filter never
 #   sees (an io_uring can open, read, connect... behind the filter's back)
 # expect: io_uring_setup fails with EPERM

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: reaches the kernel keyring, a frequent home of kernel bugs and of
 #   other processes' secrets: joins a new session keyring
 #   (KEYCTL_JOIN_SESSION_KEYRING)

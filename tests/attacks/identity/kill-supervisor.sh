@@ -2,6 +2,8 @@
 # boundary: lifecycle
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 004-privilege
 # what: kills the supervisor, to end the run without a report or to
 #   escape its limits: the harness hands the program the supervisor's host
 #   pid (it could be guessed), and the program sends it SIGKILL, sends

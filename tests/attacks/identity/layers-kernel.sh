@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: layers
 # modes: root rootless
+# requires: none (a test policy of its own)
 # what: the kernel-surface attacks again with no seccomp filter at all
 #   (the test policy `layers`: the python profile's mounts and identity,
 #   every syscall allowed: permissive in exactly that way), to show what

@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 004-privilege
 # what: creates new namespaces, the first step of most container escapes
 #   (a nested user namespace makes the process root with capabilities over
 #   new mount and network namespaces): unshare(CLONE_NEWUSER), clone with

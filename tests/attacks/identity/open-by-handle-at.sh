@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: the "shocker" escape: open_by_handle_at with a forged handle for
 #   inode 2 (the root directory) of the filesystem behind the read-only
 #   /usr bind, which would open the host's whole root filesystem

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: opens a performance counter on itself (perf_event_open: side
 #   channels and a long record of kernel bugs), user-space only, which an
 #   unprivileged process may do on this host

@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 004-privilege
 # what: traces processes: PTRACE_ATTACH to a child of its own and to init
 #   (pid 1, which holds the supervisor's pipes), and reads init's memory
 #   with process_vm_readv

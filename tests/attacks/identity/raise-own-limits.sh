@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: python
 # modes: root rootless
+# requires: python3 probe-slot
+# seeds: 004-privilege
 # what: widens its own limits: raises its hard limit on open files,
 #   opens its cgroup's memory limit under /sys/fs/cgroup to write it,
 #   mounts a cgroup filesystem of its own, and raises its priority

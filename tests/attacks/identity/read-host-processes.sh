@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-secret
 # what: looks at the host's other processes: lists /proc and reads every
 #   command line for a secret carried in the arguments of a host process of
 #   the same user (a stand-in the harness starts), and opens that

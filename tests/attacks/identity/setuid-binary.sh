@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 004-privilege
 # what: runs setuid-root programs: a copy of a program made setuid root
 #   on the host and handed in through the input slot (as a poisoned
 #   dataset would), and the host's own setuid binaries bound with /usr

@@ -2,6 +2,7 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: signals a process of the host that runs as the same host user as
 #   the sandbox (a stand-in the harness starts, its pid handed in: the
 #   kernel would allow the signal by uid alone), by its pid and with

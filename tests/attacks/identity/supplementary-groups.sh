@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: python
 # modes: rootless
+# requires: probe-slot
+# seeds: 004-privilege
 # what: a caller with a supplementary group (here adm, gid 4) starts ward
 #   rootless; an unprivileged user namespace cannot drop it (setgroups is
 #   denied), so the sandbox would read files of that group: the program

@@ -2,6 +2,7 @@
 # boundary: identity
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: CVE-2017-5226: given the caller's terminal as its stdin, the
 #   program pushes a command into the terminal's input queue with TIOCSTI,
 #   for the caller's shell to run once the sandbox has exited. The

@@ -2,6 +2,8 @@
 # boundary: identity
 # profile: shell
 # modes: root rootless
+# requires: bash
+# seeds: 004-privilege
 # what: the seed's checklist: `id -u` and the capability sets of the
 #   sandboxed shell, and who owns on the host a file it writes into the
 #   output slot

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: creates a userfaultfd (UFFD_USER_MODE_ONLY, allowed to
 #   unprivileged users), the tool kernel exploits use to stall the kernel
 #   in the middle of a copy and win races

@@ -2,6 +2,7 @@
 # boundary: kernel surface
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: calls getpid through the x32 ABI (syscall number | 0x40000000),
 #   the bypass that Kafel- and seccompiler-based filters missed: a filter
 #   that compares only the number would see an unknown call and apply its

@@ -56,19 +56,22 @@ put() {
 	cat >"$IN/$1" && chmod "${2:-644}" "$IN/$1"
 }
 
-# policy_path NAME: a stdlib profile (the real one, or its test copy when
-# ward refuses the real one in this mode) or a test policy of this run.
+# policy_path NAME: the policy under attack when NAME is the attack's own
+# profile (base_name), another stdlib profile (the real one, or its test
+# copy when ward refuses the real one in this mode) or a test policy of
+# this run.
 policy_path() {
-	local v
+	local v n
+	n=$(base_name "$1")
 	case " $PROFILES " in
-	*" $1 "*)
-		v=$(accepted "$1")
+	*" $n "*)
+		v=$(accepted "$n")
 		case $v in
-		real) echo "$T/pol/$1.wardb" ;;
-		nocg) echo "$T/pol/$1-nocg.wardb" ;;
+		real) echo "$T/pol/$n.wardb" ;;
+		nocg) echo "$T/pol/$n-nocg.wardb" ;;
 		*) return 1 ;;
 		esac
-		echo "$1:$v" >>"$CASE_T/policies"
+		echo "$n:$v" >>"$CASE_T/policies"
 		;;
 	*)
 		echo "$T/pol/$1.wardb"
@@ -104,7 +107,7 @@ sbx() {
 	# (rootless, ward writes the report as the caller)
 	REP="$CASE_T/rep/sbx$_nsbx.json"
 	path=$(policy_path "$pol") || {
-		skip "ward refuses the $pol profile in $MODE mode: $(refusal "$MODE" "$pol")"
+		skip "ward refuses the $pol profile in $MODE mode: $(refusal "$MODE" "$(base_name "$pol")")"
 		rc=125
 		return 1
 	}
@@ -218,11 +221,16 @@ outside() {
 		shift
 	done
 	shift
+	local pre=()
+	# (run by a user, "root" is root of a user namespace of its own: a
+	# control that needs the host's root then cannot show the attack, and
+	# the attack is an error, not a pass)
+	[ "$u" = root ] && [ "$(id -u)" != 0 ] && pre=(unshare -r --)
 	[ "$u" = root ] && u=
 	_nout=$((_nout + 1))
 	CO="$CASE_T/out$_nout.out" CE="$CASE_T/out$_nout.err"
 	local keep=${rc:-}
-	run_netted ${u:+-u $u} -t "$to" "${envs[@]}" -- "$@" >"$CO" 2>"$CE"
+	run_netted ${u:+-u $u} -t "$to" "${envs[@]}" -- "${pre[@]}" "$@" >"$CO" 2>"$CE"
 	crc=$rc
 	rc=$keep
 }
@@ -250,8 +258,8 @@ report_has() { jq -e "$1" "$REP" >/dev/null 2>&1; }
 # needs_super: the resource attacks need the limits of the real profile,
 # which only ward with supervision (issue 5) accepts.
 needs_real() { # PROFILE
-	if [ "$(accepted "$1")" != real ]; then
-		skip "waits for supervision (issue 5): ward refuses the real $1 profile in $MODE mode ($(refusal "$MODE" "$1"))"
+	if [ "$(accepted "$(base_name "$1")")" != real ]; then
+		skip "waits for supervision (issue 5): ward refuses the real $1 profile in $MODE mode ($(refusal "$MODE" "$(base_name "$1")"))"
 		return 1
 	fi
 }

@@ -14,7 +14,9 @@
 # has no default route (checked before anything runs).
 
 PY=/usr/bin/python3
+# The rootless mode's user: nobody, or the caller when it is not root.
 NOBODY=65534
+[ "$(id -u)" = 0 ] || NOBODY=$(id -u)
 
 # ------------------------------------------------------------ cleanup
 # Every resource is registered as it is made; on exit the actions run in
@@ -225,14 +227,14 @@ in_ns() { # NS CMD...: in a namespace's network only (the host's /sys kept)
 _testhost() { # NS NAME ARGS...
 	local ns=$1 name=$2
 	shift 2
-	nsenter --net="/run/netns/$ns" "$PY" "$TOP/tests/net/testhost.py" \
+	nsenter --net="/run/netns/$ns" "$PY" "$TESTHOST" \
 		"$T/net/$name.log" "$T/net/$name.ready" "$@" \
 		>/dev/null 2>"$T/net/$name.err" &
 	at_exit "kill $!; wait $!"
 }
 
 _icmpcount() { # NS NAME
-	nsenter --net="/run/netns/$1" "$PY" "$TOP/tests/attacks/lib/icmpcount.py" \
+	nsenter --net="/run/netns/$1" "$PY" "$A/lib/icmpcount.py" \
 		"$T/net/$2.icmp" "$T/net/$2.icmpready" >/dev/null 2>&1 &
 	at_exit "kill $!; wait $!"
 }
@@ -329,19 +331,24 @@ net_seen() {
 }
 
 # ------------------------------------------------------------ policies
-# Every stdlib profile is compiled as it is ($T/pol/NAME.wardb) and as a
-# test copy without the limits that only the supervision issue enforces
+# The policy under attack is $TARGET_BLOB (ward-attack's argument), known
+# to the attacks as $TARGET_NAME (a stdlib profile's name when the project's
+# suite runs the tool over that profile, "target" otherwise). Every other
+# stdlib profile is compiled from $STDLIB as it is ($T/pol/NAME.wardb): the
+# attacks use some of them as a second policy or a control. Each has a test
+# copy without the limits that only the supervision issue enforces
 # ($T/pol/NAME-nocg.wardb: memory, swap, cpu, pids, wall, grace, stdout,
-# stderr, output removed, nothing else changed). A launch uses the real
-# profile whenever ward accepts it (policy_for).
-# ATTACK_PROFILES narrows them for a selection that needs fewer (tests/vm:
-# each probe and compile costs seconds under TCG).
+# stderr, output removed, nothing else changed), for the target only when
+# its source is known ($TARGET_SRC). A launch uses the real policy whenever
+# ward accepts it (policy_for).
+# ATTACK_PROFILES narrows the stdlib profiles for a selection that needs
+# fewer (tests/vm: each probe and compile costs seconds under TCG).
 PROFILES=${ATTACK_PROFILES:-python shell node cc strict agent-net}
 # (`stdout text;` stays: the courier's, which needs no cgroup)
 SUPERVISOR_LIMITS='(memory|swap|cpu|pids|wall|grace|output)[[:space:]]|(stdout|stderr)[[:space:]]+[0-9]'
 
 compile_policy() { # SRC OUT
-	"$WARDC" compile -I "$TOP/stdlib-policies" "$1" -o "$2" 2>"$T/pol/err" || {
+	"$WARDC" compile -I "$STDLIB" "$1" -o "$2" 2>"$T/pol/err" || {
 		echo "FAIL setup/compile-$(basename "$2"): $(head -c 400 "$T/pol/err")"
 		return 1
 	}
@@ -349,25 +356,71 @@ compile_policy() { # SRC OUT
 }
 
 policies_build() {
-	local p
+	local p list
+	list=$TARGET_NAME
 	for p in $PROFILES; do
-		compile_policy "$TOP/stdlib-policies/$p.ward" "$T/pol/$p.wardb" || return 1
+		[ "$p" = "$TARGET_NAME" ] || list="$list $p"
+	done
+	PROFILES=$list
+	cp "$TARGET_BLOB" "$T/pol/$TARGET_NAME.wardb" && chmod 644 "$T/pol/$TARGET_NAME.wardb" || return 1
+	if [ -n "${TARGET_SRC:-}" ]; then
+		cp "$TARGET_SRC" "$T/pol/src/$TARGET_NAME.ward" &&
+			sed -E "/^[[:space:]]*($SUPERVISOR_LIMITS)/d" "$TARGET_SRC" \
+				>"$T/pol/src/$TARGET_NAME-nocg.ward" &&
+			compile_policy "$T/pol/src/$TARGET_NAME-nocg.ward" "$T/pol/$TARGET_NAME-nocg.wardb" ||
+			return 1
+	fi
+	for p in $PROFILES; do
+		[ "$p" = "$TARGET_NAME" ] && continue
+		compile_policy "$STDLIB/$p.ward" "$T/pol/$p.wardb" || return 1
+		cp "$STDLIB/$p.ward" "$T/pol/src/$p.ward"
 		sed -E "/^[[:space:]]*($SUPERVISOR_LIMITS)/d" \
-			"$TOP/stdlib-policies/$p.ward" >"$T/pol/src/$p-nocg.ward"
+			"$STDLIB/$p.ward" >"$T/pol/src/$p-nocg.ward"
 		compile_policy "$T/pol/src/$p-nocg.ward" "$T/pol/$p-nocg.wardb" || return 1
 	done
 }
 
-# derive_policy NAME BASE SED-EXPR...: a test policy: the source of stdlib
-# profile BASE (its -nocg copy when the real one is refused) with the sed
-# expressions applied. The caller says in its header how it is more
-# permissive and checks it with `wardc diff`.
+# base_name NAME: the attack's own profile (its `# profile:`, when a stdlib
+# profile: not the layers attacks' test policy) is the target; other names
+# stay.
+base_name() {
+	if [ "$1" = "$TARGET_NAME" ] || { [ "$1" = "${PROFILE:-}" ] && [ -f "$STDLIB/$1.ward" ]; }; then
+		echo "$TARGET_NAME"
+	else
+		echo "$1"
+	fi
+}
+
+# base_src NAME: the source a test policy is derived from: the target's
+# when NAME stands for it and its source is known, else the stdlib
+# profile's ($T/pol/src/NAME.ward; its -nocg copy when the real one is
+# refused). The derivation is recorded for the scorecard.
+base_src() {
+	local b
+	b=$(base_name "$1")
+	if [ "$b" = "$TARGET_NAME" ] && [ -z "${TARGET_SRC:-}" ]; then
+		# No source of the target: the stdlib profile of that name.
+		b=$1
+		[ "$b" = "$TARGET_NAME" ] && b=python
+		[ -n "${CASE_T:-}" ] && echo "test copies derived from the stdlib $b profile (no --source)" >>"$CASE_T/notes"
+	fi
+	if [ "$(accepted "$b")" = real ] || [ ! -f "$T/pol/src/$b-nocg.ward" ]; then
+		echo "$T/pol/src/$b.ward"
+	else
+		echo "$T/pol/src/$b-nocg.ward"
+	fi
+}
+
+# derive_policy NAME BASE SED-EXPR...: a test policy: the source of BASE
+# (base_src) with the sed expressions applied; the source it came from,
+# compiled, is $T/pol/NAME.base.wardb. The caller says in its header how
+# it is more permissive and checks it with `wardc diff`.
 derive_policy() {
-	local name=$1 base=$2 src
+	local name=$1 src
+	src=$(base_src "$2")
 	shift 2
-	src="$TOP/stdlib-policies/$base.ward"
-	[ "$(accepted "$base")" = real ] || src="$T/pol/src/$base-nocg.ward"
 	sed "$@" "$src" >"$T/pol/src/$name.ward" &&
+		compile_policy "$src" "$T/pol/$name.base.wardb" &&
 		compile_policy "$T/pol/src/$name.ward" "$T/pol/$name.wardb"
 }
 
@@ -434,7 +487,8 @@ run_netted() {
 	[ -n "$_join" ] || _join_script
 	[ "$NET_WORLD" = 1 ] && pre+=(nsenter --net="/run/netns/$NS_HOST")
 	pre+=(prlimit --nproc=$NET_PIDS_MAX -- timeout -k 3 "$to")
-	[ -n "$uid" ] && pre+=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
+	# (as a user, the rootless mode is the caller: no setpriv)
+	[ -n "$uid" ] && [ "$uid" != "$(id -u)" ] && pre+=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
 	pre+=(env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin)
 	[ -n "${ASAN_OPTIONS:-}" ] && pre+=("ASAN_OPTIONS=$ASAN_OPTIONS")
 	[ -n "${UBSAN_OPTIONS:-}" ] && pre+=("UBSAN_OPTIONS=$UBSAN_OPTIONS")
@@ -456,21 +510,27 @@ accepted() {
 # or rootless)? One run each (status 125 is a refusal); the refusal
 # messages are kept in $T/pol/refusal-MODE-PROFILE[-nocg].
 probe_profiles() {
-	local m p d u v
+	local m p d u v slots
 	d="$T/pol/probe"
 	mkdir -p "$d/in" "$d/out" && chmod 755 "$d" "$d/in" && chmod 777 "$d/out"
 	: >"$T/pol/accepted"
-	for m in root rootless; do
+	for m in $MODES; do
 		u=
 		[ $m = rootless ] && u=$NOBODY
 		for p in $PROFILES; do
 			v=none
 			for suffix in "" -nocg; do
+				[ -f "$T/pol/$p$suffix.wardb" ] || continue
 				CG_JOIN=()
-				run_netted ${u:+-u $u} -t 20 -- "$WARD" --slot input="$d/in" \
-					--slot output="$d/out" "$T/pol/$p$suffix.wardb" -- /usr/bin/true \
+				slots=()
+				blob_slots "$T/pol/$p$suffix.wardb" | grep -qx input && slots+=(--slot input="$d/in")
+				blob_slots "$T/pol/$p$suffix.wardb" | grep -qx output && slots+=(--slot output="$d/out")
+				run_netted ${u:+-u $u} -t 20 -- "$WARD" "${slots[@]}" \
+					"$T/pol/$p$suffix.wardb" -- /usr/bin/true \
 					>/dev/null 2>"$T/pol/refusal-$m-$p$suffix"
-				if [ "$rc" != 125 ] && [ "$rc" != 124 ]; then
+				# (env's own message: ward itself cannot be run by this user)
+				if [ "$rc" != 125 ] && [ "$rc" != 124 ] &&
+					! grep -q "^env: .*$WARD" "$T/pol/refusal-$m-$p$suffix"; then
 					if [ -z "$suffix" ]; then v=real; else v=nocg; fi
 					break
 				fi
@@ -481,8 +541,92 @@ probe_profiles() {
 	rm -rf "$d"
 }
 
+# probe_target: what the target lets a program do, per mode, into
+# $T/pol/can ("MODE WHAT" lines): the interpreters it runs (python3, sh,
+# bash, node: each prints a word), the probe programs from its input slot
+# (probe-slot: /input/probe runs), and from its explanation a writable
+# output slot (output-slot), an export section (export), a network
+# allow-list (net). An attack's `# requires:` is checked against it.
+probe_target() {
+	local m u d b ex
+	d="$T/pol/probe"
+	mkdir -p "$d/in" "$d/out" && chmod 755 "$d" "$d/in" && chmod 777 "$d/out"
+	cp "$T/bin/probe" "$d/in/" && chmod 755 "$d/in/probe"
+	: >"$T/pol/can"
+	ex=$("$WARDC" explain "$TARGET_BLOB" 2>/dev/null)
+	for m in $MODES; do
+		MODE=$m
+		case $(accepted "$TARGET_NAME") in
+		real) b="$T/pol/$TARGET_NAME.wardb" ;;
+		nocg) b="$T/pol/$TARGET_NAME-nocg.wardb" ;;
+		*) continue ;;
+		esac
+		echo "$m runs" >>"$T/pol/can"
+		u=
+		[ $m = rootless ] && u=$NOBODY
+		slots=()
+		blob_slots "$b" | grep -qx input && slots+=(--slot input="$d/in")
+		blob_slots "$b" | grep -qx output && slots+=(--slot output="$d/out")
+		_can() { # WHAT CMD...
+			local w=$1
+			shift
+			CG_JOIN=()
+			run_netted ${u:+-u $u} -t 20 -- "$WARD" "${slots[@]}" "$b" -- "$@" \
+				>"$d/so" 2>"$d/se"
+			if grep -q 'ward-attack-ok\|^ids ' "$d/so"; then
+				echo "$m $w" >>"$T/pol/can"
+			else
+				echo "$m $w-no rc=$rc $(head -c 160 "$d/se" | tr '\n' ' ')" >>"$T/pol/can"
+			fi
+		}
+		_can python3 /usr/bin/python3 -c 'print("ward-attack-ok")'
+		_can sh /bin/sh -c 'echo ward-attack-ok'
+		_can bash /bin/bash -c 'echo ward-attack-ok'
+		_can node /usr/bin/node -e 'console.log("ward-attack-ok")'
+		if printf '%s\n' "$ex" | grep -qE '^ +[0-9]+ +/input +slot input .*exec'; then
+			_can probe-slot /input/probe ids
+		else
+			echo "$m probe-slot-no the policy has no slot input at /input that can run programs" >>"$T/pol/can"
+		fi
+		if printf '%s\n' "$ex" | grep -qE '^ +[0-9]+ +/output +slot output .*rw'; then
+			echo "$m output-slot" >>"$T/pol/can"
+		else
+			echo "$m output-slot-no the policy has no writable slot output at /output" >>"$T/pol/can"
+		fi
+		if printf '%s\n' "$ex" | grep -q '^export'; then
+			echo "$m export" >>"$T/pol/can"
+		else
+			echo "$m export-no the policy has no export section" >>"$T/pol/can"
+		fi
+		if printf '%s\n' "$ex" | grep -q 'egress allow-list'; then
+			echo "$m net" >>"$T/pol/can"
+		else
+			echo "$m net-no the policy has no network allow-list ($(printf '%s\n' "$ex" | sed -n '/^network/{n;p}' | sed 's/^ *//' | cut -c1-60))" >>"$T/pol/can"
+		fi
+	done
+	rm -rf "$d"
+}
+
+# lacks MODE REQUIREMENTS...: why the target cannot run an attack that
+# requires them in MODE ("" when it can).
+lacks() {
+	local m=$1 r why
+	shift
+	for r in "$@"; do
+		# ("none (why)": the attack brings its own test policy)
+		[ "$r" = none ] && return 0
+		grep -qx "$m $r" "$T/pol/can" && continue
+		why=$(grep -m1 "^$m $r-no" "$T/pol/can" | cut -d' ' -f3-)
+		case $r in
+		python3 | sh | bash | node) printf 'the policy does not run %s (%s)' "$r" "$(printf '%s' "$why" | cut -c1-110)" ;;
+		*) printf '%s' "${why:-the policy lacks $r}" ;;
+		esac
+		return 0
+	done
+}
+
 # refusal MODE PROFILE: why ward refused the real profile (one line).
 refusal() {
 	head -n 1 "$T/pol/refusal-$1-$2" 2>/dev/null | sed 's/^ward: //' |
-		sed 's/, which this launcher does not enforce yet.*/: not enforced yet/' | cut -c1-160
+		sed 's/, which this launcher does not enforce yet.*/: not enforced yet/' | cut -c1-300
 }

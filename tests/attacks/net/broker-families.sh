@@ -2,6 +2,8 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
+# requires: probe-slot net
+# seeds: 000-network
 # what: what the broker was not made for: netlink, packet, raw and ping
 #   sockets; an IP socket connected with the address of another family
 #   (unix, packet, an unknown one); a connection to the allowed mirror

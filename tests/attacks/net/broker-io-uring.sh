@@ -2,6 +2,8 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
+# requires: probe-slot net
+# seeds: 000-network
 # what: io_uring, whose operations never pass through the seccomp program,
 #   hence not through the broker: under a test copy of agent-net that
 #   allows @io-uring (`wardc diff` shows that and nothing else), a
@@ -28,9 +30,8 @@ attack() {
 		fail "the test policy does not compile"
 		return
 	}
-	base="$TOP/stdlib-policies/agent-net.ward"
-	[ "$(accepted agent-net)" = real ] || base="$T/pol/src/agent-net-nocg.ward"
-	"$WARDC" diff -I "$TOP/stdlib-policies" "$base" \
+	base=$(base_src agent-net)
+	"$WARDC" diff -I "$STDLIB" "$base" \
 		"$T/pol/src/agent-net-uring.ward" >"$CASE_T/diff" 2>&1
 	check "the test policy allows io_uring more, and nothing else" bash -c \
 		'grep -q "io_uring_setup" "$1" && ! grep -v io_uring "$1" | grep -q "^ *[-+~] "' \

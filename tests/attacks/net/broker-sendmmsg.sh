@@ -2,6 +2,8 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
+# requires: probe-slot net
+# seeds: 000-network
 # what: addresses the seccomp program cannot read, in sendmmsg's message
 #   headers: two datagrams from an unconnected UDP socket to the attacker
 #   (198.51.100.7:53); the broker's TCP connection to the mirror given the

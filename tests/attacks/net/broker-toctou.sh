@@ -2,6 +2,8 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
+# requires: probe-slot net
+# seeds: 000-network
 # what: the socket broker's time of check against its time of use: one
 #   thread connects again and again from a socket address that a second
 #   thread flips, as fast as it can, between the allowed mirror

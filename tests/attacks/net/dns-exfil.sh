@@ -2,6 +2,8 @@
 # boundary: network
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-network
 # what: exfiltrates a secret through DNS: resolves SECRET.exfil.test with
 #   getaddrinfo (the resolver the system would use) and sends the query
 #   by hand as a UDP datagram to a resolver (192.0.2.53:53, a test host);

@@ -2,6 +2,8 @@
 # boundary: network
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 000-network
 # what: "ping 外网" of the seed's checklist: an ICMP echo request to a
 #   host outside (198.51.100.7 and the metadata address, test hosts in a
 #   namespace of the harness), the way ping(8) sends it unprivileged (an

@@ -1,6 +1,8 @@
 # attack: net/layers-net
 # boundary: network
 # modes: root rootless
+# requires: none (a test policy of its own)
+# seeds: 000-network
 # profile: layers
 # what: the network attacks again with no seccomp filter at all (the
 #   test policy `layers`: the python profile's mounts and identity, and a

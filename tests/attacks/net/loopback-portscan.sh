@@ -2,6 +2,8 @@
 # boundary: network
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-network 004-intranet-probe
 # what: scans the loopback interface for the host's local services
 #   (a database, a Docker API: test listeners on 127.0.0.1 of the
 #   namespace ward runs in), ports 1-1024 and the usual ones, and tries

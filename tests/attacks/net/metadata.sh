@@ -2,6 +2,8 @@
 # boundary: network
 # profile: python
 # modes: root rootless
+# requires: python3
+# seeds: 000-network 004-intranet-probe
 # what: asks the cloud metadata service for credentials, as SSRF payloads
 #   do: HTTP GET http://169.254.169.254/latest/meta-data/iam/ with urllib,
 #   and its IPv6 twin (a test host holds both addresses, in a namespace of

@@ -2,6 +2,8 @@
 # boundary: network
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 000-network
 # what: makes the sockets that bypass TCP/UDP or see the whole link: raw
 #   IPv4 and IPv6 (ICMP), AF_PACKET (every frame), AF_NETLINK (the routing
 #   tables), and plain TCP, UDP and IPv6 sockets

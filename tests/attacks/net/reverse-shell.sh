@@ -2,6 +2,8 @@
 # boundary: network
 # profile: shell
 # modes: root rootless
+# requires: bash
+# seeds: 000-network 004-reverse-shell
 # what: the reverse shell of every cheat sheet: bash -i with its streams
 #   on /dev/tcp to an attacker's host (198.51.100.7:4444, a test host in a
 #   namespace of the harness), then the same from python

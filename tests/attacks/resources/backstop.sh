@@ -1,6 +1,8 @@
 # attack: resources/backstop
 # boundary: lifecycle
 # modes: root rootless
+# requires: python3
+# seeds: 000-runaway
 # what: outlives the wall time by stopping the one process that enforces
 #   it: a sleeper runs under the python profile with `wall 2s; grace 1s`
 #   (a test policy: only those two limits differ), and the supervisor is

@@ -2,6 +2,7 @@
 # boundary: resources
 # profile: agent-net
 # modes: root rootless
+# requires: probe-slot net
 # what: makes the broker hold as many sockets as it can: under a test copy
 #   of agent-net that also allows 192.0.2.99:443 (an address the test
 #   world routes to a namespace that drops what it gets: a SYN there is

@@ -2,6 +2,7 @@
 # boundary: resources
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: floods the broker with notifications: 8 threads call reboot() (a
 #   refusal the profile records) as fast as they can for 3 s; then the
 #   same for 20 s while ward is sent SIGTERM after 1 s; then, under a test

@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: python
 # modes: root
+# requires: python3
+# seeds: 000-runaway
 # needs: the real profile (cgroup cpu quota)
 # what: the seed's checklist row "死循环只占满该配额": two processes
 #   spinning for 4 seconds, on a 2-CPU host

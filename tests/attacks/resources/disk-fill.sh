@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: shell
 # modes: root rootless
+# requires: bash
+# seeds: 000-fill 004-disk-fill
 # what: the seed's checklist row "dd 写入超过限制失败": dd of zeros into
 #   /tmp, /work and /dev/shm, two files of 60 MiB each (one file would
 #   meet the profile's 100 MiB file size limit first)

@@ -2,6 +2,8 @@
 # boundary: lifecycle
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 000-runaway
 # what: a daemon meant to outlive the run: fork, setsid, fork again, the
 #   grandchild re-executes itself as a 60 s sleeper with a marker in its
 #   command line; the program returns at once

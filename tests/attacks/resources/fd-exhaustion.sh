@@ -2,6 +2,7 @@
 # boundary: resources
 # profile: python
 # modes: root rootless
+# requires: python3
 # what: opens /dev/null until the kernel refuses, 10000 times at most
 # expect: open fails with EMFILE after 253 descriptors (the profile's
 #   nofile 256, minus stdin, stdout, stderr)

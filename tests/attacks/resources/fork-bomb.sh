@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: shell
 # modes: root
+# requires: bash
+# seeds: 000-runaway 004-fork-bomb
 # needs: the real profile (cgroup pids limit)
 # what: the classic bash fork bomb, `:(){ :|:& };:`, left running
 # expect: the kernel refuses forks past the profile's 256 tasks: the report

@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: python
 # modes: root
+# requires: python3
+# seeds: 000-runaway 004-fork-bomb
 # needs: the real profile (cgroup pids limit)
 # what: the seed's checklist row "fork 上百次后失败": os.fork in a loop,
 #   every child waiting, until the kernel refuses; then exits

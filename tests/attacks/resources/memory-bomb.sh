@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: python
 # modes: root
+# requires: python3
+# seeds: 000-fill
 # needs: the real profile (cgroup memory limit)
 # what: the seed's `[0] * 10**9`: eight gigabytes of pointers, written
 # expect: the OOM killer ends it inside the profile's 512 MiB: reason

@@ -2,6 +2,7 @@
 # boundary: resources
 # profile: python
 # modes: root rootless
+# requires: python3
 # what: seed 000's "past a limit, end the whole process group": a forked
 #   child allocates 1 GiB under the profile's 512M memory limit, and the
 #   parent, once the child is gone, prints a line and exits 0 -- the run

@@ -2,6 +2,7 @@
 # boundary: resources
 # profile: python
 # modes: root rootless
+# requires: probe-slot
 # what: takes as much as it can of the kernel's per-user counters and
 #   holds it: inotify instances, POSIX message-queue bytes (default-sized
 #   queues), queued real-time signals, fanotify groups. They are charged up

@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: shell
 # modes: root rootless
+# requires: sh output-slot
+# seeds: 000-fill 004-disk-fill
 # what: issue 15's measurement: 7 x 100 MiB of zeros written into the
 #   read-write output slot, whose host path is a directory of the host's
 #   disk (a bind of it once let 1,000 MiB through in 1.3 s)

@@ -2,6 +2,9 @@
 # boundary: resources
 # profile: python
 # modes: root
+# requires: python3
+# card: output channel
+# seeds: 000-fill
 # needs: the real profile (output caps)
 # what: 100 MB on stdout (the seeds' "巨量 stdout"), then 3 MB (issue 17:
 #   3 MiB on a 1 MiB cap), both of numbered lines the harness can

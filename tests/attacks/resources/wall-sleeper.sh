@@ -2,6 +2,8 @@
 # boundary: resources
 # profile: python
 # modes: root
+# requires: python3
+# seeds: 000-runaway
 # needs: the real profile (wall time)
 # what: the seed's checklist row "长时间任务被杀并返回超时原因": sleeps 100 s
 #   under the profile's 30 s wall time

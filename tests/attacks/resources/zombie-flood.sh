@@ -2,6 +2,8 @@
 # boundary: lifecycle
 # profile: python
 # modes: root rootless
+# requires: probe-slot
+# seeds: 000-runaway
 # what: 200 children that exit at once and are never waited for (a
 #   process table filling with zombies), then the parent exits and leaves
 #   them to init
