@@ -123,11 +123,10 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 	return n < 0 ? 0 : n;
 }
 
-int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
+int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		      int cg_fd, pid_t init, struct ward_broker_proc *b,
 		      ward_err *err)
 {
-	struct ward_broker_msg m;
 	pid_t parent = getpid();
 	int sv[2];
 	char go = WARD_S_GO;
@@ -162,8 +161,18 @@ int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
 			return -1;
 		}
 	}
-	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1 ||
-	    hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1) {
+		reap(b, true);
+		return ward_fail(err, 0, "the broker ended before the run");
+	}
+	return 0;
+}
+
+int ward_broker_ready(struct ward_broker_proc *b, ward_err *err)
+{
+	struct ward_broker_msg m;
+
+	if (hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
 		reap(b, true);
 		return ward_fail(err, 0, "the broker ended before the run");
 	}

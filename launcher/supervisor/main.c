@@ -14,11 +14,14 @@
  *   courier    the target's pipes, then the courier (courier.c): a fork
  *              that drops every privilege and handles all that comes out
  *              of the sandbox; it checks and snapshots the writable slots
- *              and says READY, or why not
+ *              and says READY, or why not (heard in spawn: it gets ready
+ *              while the sandbox is made)
  *   create     the run's cgroups and their limits, the seccomp listener's
  *              socket
  *   spawn      one clone3() makes init (init.c) in its cgroup2 directory;
- *              its v1 cgroups are joined while it is still held
+ *              its v1 cgroups are joined while it is still held, the
+ *              broker is made, and init is released only once the courier
+ *              and the broker are both ready
  *   supervise  the loop (supervise.c): exit, signals, wall time, the
  *              courier's word, seccomp kills
  *   finish     on every path: kill what is left, read the counters, remove
@@ -459,6 +462,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	/* Only the courier reads the streams. */
 	close_fd(&r->pipe_rd[0]);
 	close_fd(&r->pipe_rd[1]);
+	r->facts.t.courier = ward_now_ns();
 	return 0;
 }
 
@@ -477,7 +481,9 @@ static int hear_courier(struct run *r, struct ward_courier_msg *m)
 	return 1;
 }
 
-/* The courier has checked and snapshotted the writable slots. */
+/* The courier has checked and snapshotted the writable slots. Heard
+ * while init is held (spawn), so that its privilege drop and the snapshot
+ * overlap the namespaces' creation; nothing of the sandbox runs before. */
 static int courier_ready(struct run *r, ward_err *err)
 {
 	struct ward_courier_msg m;
@@ -488,7 +494,6 @@ static int courier_ready(struct run *r, ward_err *err)
 		return ward_fail(err, 0, "%s", m.text);
 	if (m.kind != WARD_C_READY)
 		return ward_fail(err, 0, "the courier said %u", m.kind);
-	r->facts.t.courier = ward_now_ns();
 	return 0;
 }
 
@@ -559,12 +564,16 @@ static int spawn(struct run *r, ward_err *err)
 	}
 	/* BROKER: every notification's answer (kills, recorded refusals,
 	 * the sockets of an allow-list), unprivileged; made while init is
-	 * held, since it may join init's user namespace (broker_proc.h). */
-	if ((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
-	    ward_broker_spawn(&r->blob.policy, &r->priv,
-			      r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
-					   : -1,
-			      r->child.pid, &r->broker, err) < 0) {
+	 * held, since it may join init's user namespace (broker_proc.h).
+	 * The courier (started before create) and the broker get ready at
+	 * the same time; init is released only when both are. */
+	if (((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
+	     ward_broker_start(&r->blob.policy, &r->priv,
+			       r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
+					    : -1,
+			       r->child.pid, &r->broker, err) < 0) ||
+	    courier_ready(r, err) < 0 ||
+	    (r->broker.pid && ward_broker_ready(&r->broker, err) < 0)) {
 		ward_err init_err = {0};
 
 		ward_spawn_abort(&r->child, &init_err);
@@ -872,8 +881,8 @@ int main(int argc, char **argv)
 	}
 	if (prepare(&r, &err) < 0 || admit(&r, &err) < 0 ||
 	    make_pipes(&r, &err) < 0 || start_courier(&r, true, &err) < 0 ||
-	    courier_ready(&r, &err) < 0 || create(&r, &err) < 0 ||
-	    spawn(&r, &err) < 0 || supervise(&r, &err) < 0) {
+	    create(&r, &err) < 0 || spawn(&r, &err) < 0 ||
+	    supervise(&r, &err) < 0) {
 		/* 124 for a queue timeout, 128 + N for a signal in the
 		 * queue. */
 		code = r.adm.exit_code ? r.adm.exit_code : WARD_EXIT_REFUSED;
