@@ -98,6 +98,7 @@ struct run {
 	struct ward_cg_cleanup cleanup;
 	pid_t courier;		      /* 0 before it is made */
 	int to_courier, from_courier; /* our ends of its pipes */
+	bool told_gone;		      /* the courier has its GONE byte */
 	struct ward_facts facts;      /* what the courier is told at the end */
 	struct ward_admission adm;    /* the run's slot among the host's */
 };
@@ -639,10 +640,30 @@ static void read_denials(struct run *r)
 	free(d);
 }
 
+static bool write_all(int fd, const void *buf, size_t len);
+
+/* The courier learns that nothing of the sandbox is left, once (see
+ * deliver). */
+static bool tell_gone(struct run *r)
+{
+	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
+
+	if (r->told_gone)
+		return true;
+	r->told_gone = true;
+	return write_all(r->to_courier, &gone, 1);
+}
+
 /* On every path once something exists: nothing of the sandbox outlives
  * this. */
 static void finish(struct run *r)
 {
+	/* Supervised to its end, init has been reaped, and with it every
+	 * process of its pid namespace: the courier may diff and export now,
+	 * while the broker ends and the cgroups go. (On the other paths it
+	 * hears it in deliver, after the kill below.) */
+	if (r->supervised && r->courier && !tell_gone(r))
+		fprintf(stderr, "ward: the courier ended early\n");
 	if (r->spawned && !r->supervised) {
 		/* The loop could not run: kill and reap. */
 		struct ward_watch w = {.child = &r->child, .cg = &r->cg};
@@ -729,7 +750,6 @@ static bool courier_emptied(struct run *r)
 static void deliver(struct run *r, int code, const ward_err *failure)
 {
 	struct ward_facts *f = &r->facts;
-	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
 	ward_err err = {0};
 	int status;
 
@@ -742,7 +762,7 @@ static void deliver(struct run *r, int code, const ward_err *failure)
 		print_err("no report: ", &err);
 		return;
 	}
-	if (!write_all(r->to_courier, &gone, 1) || !courier_emptied(r)) {
+	if (!tell_gone(r) || !courier_emptied(r)) {
 		fprintf(stderr, "ward: the courier ended early: no report\n");
 		goto wait;
 	}
