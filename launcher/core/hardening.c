@@ -368,10 +368,19 @@ void ward_measure_self(struct ward_measured *m)
 		m->cap_inh = d[0].inheritable | (uint64_t)d[1].inheritable
 						    << 32;
 	}
+	/* Every capability up to the kernel's last (past it the call fails
+	 * with EINVAL, and no set holds one). Ambient ones only among the
+	 * permitted and inheritable: the kernel keeps the ambient set a
+	 * subset of both (capabilities(7)), so no other can be set. */
 	for (int c = 0; c < 64; c++) {
-		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+		int in = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
+
+		if (in < 0)
+			break;
+		if (in == 1)
 			m->cap_bnd |= 1ull << c;
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
+		if (((m->cap_prm & m->cap_inh) >> c & 1) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
 			m->cap_amb |= 1ull << c;
 	}
 	m->no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);
