@@ -42,12 +42,18 @@ static int join_userns(pid_t init, ward_err *err)
 	return 0;
 }
 
+bool ward_broker_joins(const struct ward_policy *p,
+		       const struct ward_priv *priv)
+{
+	return priv->mode == WARD_MODE_ROOT &&
+	       p->net.mode == WARD_NET_ALLOWLIST;
+}
+
 static _Noreturn void child(const struct ward_policy *p,
 			    const struct ward_priv *priv, int sock,
 			    pid_t parent, pid_t init)
 {
-	const bool join =
-	    priv->mode == WARD_MODE_ROOT && p->net.mode == WARD_NET_ALLOWLIST;
+	const bool join = ward_broker_joins(p, priv);
 	static const uint32_t families[] = {AF_INET, AF_INET6};
 	const struct ward_drop_arg args[] = {
 	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},

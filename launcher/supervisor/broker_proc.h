@@ -58,6 +58,13 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
  * (its own reason when it refused). */
 int ward_broker_ready(struct ward_broker_proc *b, ward_err *err);
 
+/* Does the broker join the sandbox's user namespace (root mode with an
+ * allow-list)? It opens init's namespace, which init allows only until it
+ * is made non-dumpable, just after its release: such a broker must be
+ * ready before it. */
+bool ward_broker_joins(const struct ward_policy *p,
+		       const struct ward_priv *priv);
+
 /* Send it the listener (the caller keeps its own). */
 int ward_broker_listen(struct ward_broker_proc *b, int listener);
 

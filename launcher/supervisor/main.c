@@ -20,8 +20,9 @@
  *              socket
  *   spawn      one clone3() makes init (init.c) in its cgroup2 directory;
  *              its v1 cgroups are joined while it is still held, the
- *              broker is made, and init is released only once the courier
- *              and the broker are both ready
+ *              broker is made, init is released to build the sandbox, and
+ *              a second byte lets it start the target once the courier and
+ *              the broker are both ready
  *   supervise  the loop (supervise.c): exit, signals, wall time, the
  *              courier's word, seccomp kills
  *   finish     on every path: kill what is left, read the counters, remove
@@ -542,8 +543,21 @@ static int create(struct run *r, ward_err *err)
 	return 0;
 }
 
+/* A spawned init that must not go on (init's own reason, if it had one,
+ * is not the run's: what refused it is). */
+static int abort_init(struct run *r)
+{
+	ward_err init_err = {0};
+
+	ward_spawn_abort(&r->child, &init_err);
+	r->spawned = false;
+	return -1;
+}
+
 static int spawn(struct run *r, ward_err *err)
 {
+	const struct ward_policy *p = &r->blob.policy;
+	bool broker_wait = false;
 	int rc = ward_spawn(&r->l, &r->child, err);
 
 	/* init has its copies; the pipes must end when the sandbox does --
@@ -565,21 +579,20 @@ static int spawn(struct run *r, ward_err *err)
 	}
 	/* BROKER: every notification's answer (kills, recorded refusals,
 	 * the sockets of an allow-list), unprivileged; made while init is
-	 * held, since it may join init's user namespace (broker_proc.h).
-	 * The courier (started before create) and the broker get ready at
-	 * the same time; init is released only when both are. */
-	if (((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
-	     ward_broker_start(&r->blob.policy, &r->priv,
-			       r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd
-					    : -1,
-			       r->child.pid, &r->broker, err) < 0) ||
-	    courier_ready(r, err) < 0 ||
-	    (r->broker.pid && ward_broker_ready(&r->broker, err) < 0)) {
-		ward_err init_err = {0};
-
-		ward_spawn_abort(&r->child, &init_err);
-		r->spawned = false;
-		return -1;
+	 * held, since it may join init's user namespace (broker_proc.h):
+	 * one that does is ready before the release. */
+	if (p->requirements & WARD_REQ_SECCOMP_NOTIFY) {
+		if (ward_broker_start(
+			p, &r->priv,
+			r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
+			r->child.pid, &r->broker, err) < 0)
+			return abort_init(r);
+		broker_wait = true;
+	}
+	if (broker_wait && ward_broker_joins(p, &r->priv)) {
+		if (ward_broker_ready(&r->broker, err) < 0)
+			return abort_init(r);
+		broker_wait = false;
 	}
 	/* Marked before the release, not after: once released, init can
 	 * reach the target's own mark (the report's "exec") before this
@@ -589,6 +602,13 @@ static int spawn(struct run *r, ward_err *err)
 		r->spawned = false;
 		return -1;
 	}
+	/* init builds the sandbox while the courier (started before create)
+	 * and the broker get ready; the target starts only when both are
+	 * (a refusal of either still ends the run before it runs). */
+	if (courier_ready(r, err) < 0 ||
+	    (broker_wait && ward_broker_ready(&r->broker, err) < 0))
+		return abort_init(r);
+	ward_start(&r->child);
 	return 0;
 }
 
