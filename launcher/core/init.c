@@ -335,6 +335,16 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 				continue;
 			ward_msg_send(l->msg_wr, WARD_MSG_TARGET_STATUS, status,
 				      NULL);
+			/* No child at all (of any kind, __WALL): every other
+			 * process of the namespace would be one, orphans
+			 * being init's. The supervisor may then start on
+			 * what comes after the sandbox while the kernel
+			 * takes the namespaces down. */
+			if (waitid(P_ALL, 0, &si,
+				   WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+			    errno == ECHILD)
+				ward_msg_send(l->msg_wr, WARD_MSG_ALONE, 0,
+					      NULL);
 			_exit(WIFEXITED(status)
 				  ? WEXITSTATUS(status)
 				  : WARD_EXIT_SIGNAL_BASE + WTERMSIG(status));

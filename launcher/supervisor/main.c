@@ -100,6 +100,7 @@ struct run {
 	pid_t courier;		      /* 0 before it is made */
 	int to_courier, from_courier; /* our ends of its pipes */
 	bool told_gone;		      /* the courier has its GONE byte */
+	bool emptied;		      /* and its EMPTIED came already */
 	struct ward_facts facts;      /* what the courier is told at the end */
 	struct ward_admission adm;    /* the run's slot among the host's */
 };
@@ -612,6 +613,31 @@ static int spawn(struct run *r, ward_err *err)
 	return 0;
 }
 
+static bool write_all(int fd, const void *buf, size_t len);
+
+/* The courier learns that nothing of the sandbox is left, once (see
+ * deliver). */
+static bool tell_gone(struct run *r)
+{
+	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
+
+	if (r->told_gone)
+		return true;
+	r->told_gone = true;
+	return write_all(r->to_courier, &gone, 1);
+}
+
+/* init is alone and ending: nothing of the sandbox is left (supervise.h),
+ * so the courier may diff and export while the kernel takes the
+ * namespaces down. */
+static void sandbox_gone(void *arg)
+{
+	struct run *r = arg;
+
+	if (r->courier && !tell_gone(r))
+		fprintf(stderr, "ward: the courier ended early\n");
+}
+
 static int supervise(struct run *r, ward_err *err)
 {
 	const struct ward_limits *l = &r->blob.policy.limits;
@@ -629,10 +655,13 @@ static int supervise(struct run *r, ward_err *err)
 	    .notify_sock = r->notify_rd,
 	    .broker = r->broker.pid ? &r->broker : NULL,
 	    .cg = &r->cg,
+	    .alone = sandbox_gone,
+	    .arg = r,
 	};
 	int rc = ward_supervise(&w, &r->facts.outcome, err);
 
 	r->notify_rd = -1; /* closed by the loop */
+	r->emptied = w.emptied;
 	r->supervised = true;
 	r->facts.t.ended = ward_now_ns();
 	return rc;
@@ -658,20 +687,6 @@ static void read_denials(struct run *r)
 		f->ndenials++;
 	}
 	free(d);
-}
-
-static bool write_all(int fd, const void *buf, size_t len);
-
-/* The courier learns that nothing of the sandbox is left, once (see
- * deliver). */
-static bool tell_gone(struct run *r)
-{
-	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
-
-	if (r->told_gone)
-		return true;
-	r->told_gone = true;
-	return write_all(r->to_courier, &gone, 1);
 }
 
 /* On every path once something exists: nothing of the sandbox outlives
@@ -742,6 +757,8 @@ static bool write_all(int fd, const void *buf, size_t len)
  * delivered is lost (as a caller that stops reading ward's stdout asks). */
 static bool courier_emptied(struct run *r)
 {
+	if (r->emptied)
+		return true;
 	for (;;) {
 		struct pollfd pfd[2] = {{r->from_courier, POLLIN, 0},
 					{r->sigfd, POLLIN, 0}};
