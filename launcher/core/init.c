@@ -84,8 +84,10 @@ static int tie_to_supervisor(const struct ward_launch *l, ward_err *err)
 	return 0;
 }
 
-/* Wait until the supervisor has written our id maps. */
-static void wait_for_maps(const struct ward_launch *l)
+/* Wait for the supervisor's byte: the first says that our id maps are
+ * written, the second that the target may start (the courier and the
+ * broker are ready: they got so during this setup). */
+static void wait_for_go(const struct ward_launch *l)
 {
 	char go;
 	ssize_t n;
@@ -106,7 +108,7 @@ static int setup_stdio(const struct ward_launch *l, ward_err *err)
 }
 
 /* The backstop (docs/spec.md 3.4): a timer of init's own, at wall + grace
- * + WARD_BACKSTOP_MARGIN_MS from its release, when the supervisor's wall
+ * + WARD_BACKSTOP_MARGIN_MS from the start byte, when the supervisor's wall
  * timer started. The supervisor ends every run long before it fires;
  * it is for a supervisor that cannot act any more (stopped by SIGSTOP,
  * stuck, starved): init's exit then ends the sandbox all the same, since
@@ -185,8 +187,7 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	memfd_guard = ward_memfd_noexec("/proc/sys", p->exec, err);
 	if (memfd_guard < 0)
 		return -1;
-	wait_for_maps(l);
-	arm_backstop(&p->limits);
+	wait_for_go(l);
 	/* Sources are opened with the caller's rights (in root mode, host
 	 * root's), before any mount changes what a path means -- and after
 	 * the maps: until they exist no host uid is mapped, so capabilities
@@ -342,6 +343,16 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 				continue;
 			ward_msg_send(l->msg_wr, WARD_MSG_TARGET_STATUS, status,
 				      NULL);
+			/* No child at all (of any kind, __WALL): every other
+			 * process of the namespace would be one, orphans
+			 * being init's. The supervisor may then start on
+			 * what comes after the sandbox while the kernel
+			 * takes the namespaces down. */
+			if (waitid(P_ALL, 0, &si,
+				   WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+			    errno == ECHILD)
+				ward_msg_send(l->msg_wr, WARD_MSG_ALONE, 0,
+					      NULL);
 			_exit(WIFEXITED(status)
 				  ? WEXITSTATUS(status)
 				  : WARD_EXIT_SIGNAL_BASE + WTERMSIG(status));
@@ -421,6 +432,9 @@ _Noreturn void ward_init_main(const struct ward_launch *given)
 	 * forgets the rest (cmdline.c). */
 	if (ward_forget_cmdline(&own, "/proc", &err) < 0 || setup(l, &err) < 0)
 		fail(l, &err);
+	/* The target starts with the supervisor's wall timer. */
+	wait_for_go(l);
+	arm_backstop(&l->policy->limits);
 	/* Blocked before the fork, so no signal is lost in between; the
 	 * target unblocks them. */
 	sigemptyset(&set);

@@ -357,9 +357,10 @@ struct ward_timings {
 	uint64_t start;	   /* main() */
 	uint64_t prepared; /* refusals done: blob, checks, workspace, slots */
 	uint64_t admitted; /* a sandbox slot held */
-	uint64_t courier;  /* the courier forked and READY */
+	uint64_t courier;  /* the courier forked (READY is heard in spawn) */
 	uint64_t created;  /* cgroups, limits, net programs */
-	uint64_t released; /* init made, mapped, in its cgroups, released */
+	uint64_t released; /* init made, mapped, in its cgroups; courier and
+			    * broker READY; released */
 	uint64_t ended;	   /* init ended (the supervision loop's end) */
 	uint64_t finished; /* killed, counted, cgroups removed */
 };

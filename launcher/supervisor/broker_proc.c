@@ -42,12 +42,18 @@ static int join_userns(pid_t init, ward_err *err)
 	return 0;
 }
 
+bool ward_broker_joins(const struct ward_policy *p,
+		       const struct ward_priv *priv)
+{
+	return priv->mode == WARD_MODE_ROOT &&
+	       p->net.mode == WARD_NET_ALLOWLIST;
+}
+
 static _Noreturn void child(const struct ward_policy *p,
 			    const struct ward_priv *priv, int sock,
 			    pid_t parent, pid_t init, int record_fd)
 {
-	const bool join =
-	    priv->mode == WARD_MODE_ROOT && p->net.mode == WARD_NET_ALLOWLIST;
+	const bool join = ward_broker_joins(p, priv);
 	static const uint32_t families[] = {AF_INET, AF_INET6};
 	const struct ward_drop_arg args[] = {
 	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},
@@ -125,11 +131,10 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 	return n < 0 ? 0 : n;
 }
 
-int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
+int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		      int cg_fd, pid_t init, int record_fd,
 		      struct ward_broker_proc *b, ward_err *err)
 {
-	struct ward_broker_msg m;
 	pid_t parent = getpid();
 	int sv[2];
 	char go = WARD_S_GO;
@@ -164,8 +169,18 @@ int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
 			return -1;
 		}
 	}
-	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1 ||
-	    hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1) {
+		reap(b, true);
+		return ward_fail(err, 0, "the broker ended before the run");
+	}
+	return 0;
+}
+
+int ward_broker_ready(struct ward_broker_proc *b, ward_err *err)
+{
+	struct ward_broker_msg m;
+
+	if (hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
 		reap(b, true);
 		return ward_fail(err, 0, "the broker ended before the run");
 	}
