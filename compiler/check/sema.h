@@ -44,6 +44,7 @@ struct ward_provenance {
 	struct ward_loc limits[WARD_LIM_COUNT];
 	struct ward_loc net;	    /* `net none` or the first `net { }` */
 	struct ward_loc *net_rules; /* per policy.net.rules[i] (the allow) */
+	struct ward_loc *net_names; /* per policy.net.names[i] (the allow) */
 	/* Per policy.rules.syscalls[i]: the rule that gave its fallback (a
 	 * direct rule, else the strongest group rule), and the first
 	 * conditional rule. */
@@ -76,6 +77,5 @@ void ward_checked_free(struct ward_checked *c);
  * comments and spellings: `wardc fmt` never changes it. */
 void ward_source_digest(const struct ward_unit *unit,
 			const struct ward_sources *src, uint8_t out[32]);
-
 
 #endif
