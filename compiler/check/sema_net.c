@@ -492,36 +492,59 @@ void sema_net(struct sema *s)
 	net->nhosts = (uint32_t)hosts.n;
 }
 
-/*
- * A policy that pins hosts gets /etc/hosts from code generation
- * (compiler/codegen/net_apply.c): an entry of its own there, or one at /etc
- * that cannot hold the file (a file, a symlink, proc), is a conflict
- * between the fs and net sections. One report is enough: its help names
- * the fix.
- */
-void sema_net_hosts(struct sema *s)
+/* An entry at path, or one at /etc that cannot hold a file there (a file,
+ * a symlink, proc), is in the way of a file the net section makes. One
+ * report is enough: its help names the fix. */
+static void etc_file_conflict(struct sema *s, const char *path,
+			      const char *same_msg, const char *above_msg,
+			      const char *help)
 {
 	const struct ward_policy *p = s->out;
 
-	if (p->net.mode != WARD_NET_ALLOWLIST || p->net.nhosts == 0)
-		return;
 	for (uint32_t i = 1; i < p->nmounts; i++) {
 		const struct ward_mount *m = &p->mounts[i];
-		bool same = !strcmp(m->dst, WARD_HOSTS_PATH);
+		bool same = !strcmp(m->dst, path);
 		bool above =
 		    !strcmp(m->dst, "/etc") &&
 		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
 		     m->kind == WARD_MNT_PROC);
 		if (!same && !above)
 			continue;
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
-			  same ? "`/etc/hosts` is made from the pinned hosts "
-				 "of the net section"
-			       : "the pinned hosts go to `/etc/hosts`, which "
-				 "cannot lie under this entry");
+		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i], "%s",
+			  same ? same_msg : above_msg);
 		ward_diag_note(s->d, s->where->net, "the net section is here");
-		ward_diag_help(s->d, "remove this entry (a policy that pins "
-				     "hosts uses `base/core`, not `base`)");
+		ward_diag_help(s->d, "%s", help);
 		return;
 	}
+}
+
+/*
+ * A policy that pins hosts gets /etc/hosts from code generation
+ * (compiler/codegen/net_apply.c), and one that allows names gets
+ * /etc/resolv.conf (the broker's DNS stub, 5.11): an entry of its own
+ * there is a conflict between the fs and net sections.
+ */
+void sema_net_hosts(struct sema *s)
+{
+	const struct ward_net *n = &s->out->net;
+
+	if (n->mode != WARD_NET_ALLOWLIST)
+		return;
+	if (n->nhosts)
+		etc_file_conflict(
+		    s, WARD_HOSTS_PATH,
+		    "`/etc/hosts` is made from the pinned hosts of the net "
+		    "section",
+		    "the pinned hosts go to `/etc/hosts`, which cannot lie "
+		    "under this entry",
+		    "remove this entry (a policy that pins hosts uses "
+		    "`base/core`, not `base`)");
+	if (n->nnames)
+		etc_file_conflict(
+		    s, WARD_RESOLV_PATH,
+		    "`/etc/resolv.conf` names the DNS stub of the net "
+		    "section's names",
+		    "the net section's names need `/etc/resolv.conf`, which "
+		    "cannot lie under this entry",
+		    "remove this entry");
 }

@@ -45,6 +45,7 @@ struct ward_broker_ctx {
 	const struct ward_policy *policy; /* the supervisor's, as forked */
 	bool root_mode;			  /* ward runs as root */
 	int sup;			  /* SOCK_SEQPACKET to the supervisor */
+	int dns_upstream; /* names: to the host's resolver (dns.h); -1 */
 };
 
 /* The broker's life, privileges already dropped. Returns its process's

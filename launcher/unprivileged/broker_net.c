@@ -39,6 +39,7 @@
  */
 #include "broker_net.h"
 
+#include "dns.h"
 #include "records.h"
 #include "sockaddr.h"
 #include "unixpath.h"
@@ -548,7 +549,11 @@ static int do_connect(struct ward_broker *b, struct call *c)
 	if (c->s.host)
 		return connect_again(b, c, &r);
 	if (ip && c->a.family) {
-		if (proto && ward_addr_allowed(&b->policy->net, &c->a, proto))
+		/* An address rule, or an address an answer for an allowed
+		 * name gave during this run (dns.h). */
+		if (proto &&
+		    (ward_addr_allowed(&b->policy->net, &c->a, proto) ||
+		     (proto == IPPROTO_TCP && ward_dns_learned(b, &c->a))))
 			return connect_out(b, c, &r);
 		if (ward_addr_local(&c->a)) {
 			/* The sandbox's own loopback, in its own

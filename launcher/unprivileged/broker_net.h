@@ -47,6 +47,8 @@ struct ward_broker {
 	struct ward_broker_facts *f;
 	struct ward_pending pend[WARD_PENDING_MAX];
 	uint8_t *payload; /* a datagram's copy, 64 KiB */
+	int dns_stub;	  /* names: the stub's socket (dns.h); -1 */
+	int dns_upstream; /* names: to the host's resolver; -1 */
 };
 
 /* Check that this kernel has what the socket broker needs (or refuse the
