@@ -15,9 +15,11 @@
 
 #include "blob_read.h"
 #include "blob_write.h"
+#include "dns.h"
 #include "dnsname.h"
 #include "tests/lib/compiled.h"
 
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,6 +231,45 @@ static void no_list_no_wildcard(void **state)
 	assert_int_equal(exact, 0);
 }
 
+/* What an answer may make reachable (launcher/unprivileged/dns.c). */
+static void learnable(void **state)
+{
+	static const struct {
+		const char *a;
+		bool ok;
+	} cases[] = {
+	    {"10.78.1.2", true},
+	    {"192.0.2.1", true},
+	    {"169.254.169.254", false},
+	    {"169.254.0.1", false},
+	    {"127.0.0.1", false},
+	    {"127.1.2.3", false},
+	    {"0.0.0.0", false},
+	    {"224.0.0.1", false},
+	    {"255.255.255.255", false},
+	    {"2001:db8::1", true},
+	    {"::1", false},
+	    {"::", false},
+	    {"fe80::1", false},
+	    {"ff02::1", false},
+	    {"::ffff:169.254.169.254", false},
+	    {"::ffff:10.0.0.1", true},
+	    {"::10.0.0.1", false},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		uint8_t a[16] = {0};
+		uint8_t fam = strchr(cases[i].a, ':') ? 6 : 4;
+
+		assert_int_equal(
+		    inet_pton(fam == 4 ? AF_INET : AF_INET6, cases[i].a, a), 1);
+		if (ward_dns_addr_learnable(fam, a) != cases[i].ok)
+			fail_msg("%s: learnable %d, expected %d", cases[i].a,
+				 !cases[i].ok, cases[i].ok);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -237,6 +278,7 @@ int main(void)
 	    cmocka_unit_test(public_suffix),
 	    cmocka_unit_test(blob_names),
 	    cmocka_unit_test(no_list_no_wildcard),
+	    cmocka_unit_test(learnable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
