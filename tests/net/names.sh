@@ -227,6 +227,27 @@ for m in root rootless; do
 	fi
 done
 
+# A name asked in another case, with the root's dot: the same name.
+newrep
+out=$(run rootless /tools/nameprobe connect INDEX.Test. 443 2>"$T/w.err")
+if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] && in_report "$(query index.test A answered)"; then
+	pass rootless/case-and-dot
+else
+	fail rootless/case-and-dot "got '$out'"
+fi
+
+# A flood of names: every query answered (NXDOMAIN), the record capped at
+# 64 entries and the rest counted, the test's server asked for none.
+mark
+newrep
+out=$(run rootless /bin/sh -c 'i=0; while [ $i -lt 80 ]; do /tools/nameprobe resolve n$i.flood.test; i=$((i + 1)); done' 2>"$T/w.err" | grep -c "noaddr EAI_NONAME")
+if [ "$out" = 80 ] && [ "$(seen "flood.test")" = 0 ] &&
+	in_report "len(r['network']['dns']) == 64 and r['network']['dns_dropped'] >= 16"; then
+	pass rootless/query-flood-capped
+else
+	fail rootless/query-flood-capped "$out answered, $(grep -o '"dns_dropped": [0-9]*' "$rep")"
+fi
+
 # The TTL: an answer of TTL 0 serves for the floor (5 s), then the address
 # is no longer reachable by that answer.
 mark
