@@ -227,6 +227,16 @@ for m in root rootless; do
 	fi
 done
 
+# getaddrinfo(AF_UNSPEC) asks A and AAAA at once on one socket: both
+# answered (AAAA empty here), both on the record.
+newrep
+out=$(run rootless getent ahosts index.test 2>"$T/w.err" | awk '{print $1}' | sort -u | tr '\n' ' ')
+if [ "$out" = "10.78.1.2 " ] && in_report "$(query index.test A answered) and $(query index.test AAAA answered)"; then
+	pass rootless/a-and-aaaa
+else
+	fail rootless/a-and-aaaa "got '$out' ($(head -c 200 "$T/w.err"))"
+fi
+
 # A name asked in another case, with the root's dot: the same name.
 newrep
 out=$(run rootless /tools/nameprobe connect INDEX.Test. 443 2>"$T/w.err")
