@@ -226,7 +226,8 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	/* Every run has a network namespace of its own; what leaves it goes
 	 * through the broker (docs/spec.md part 5). */
 	if (ward_loopback_up(err) < 0 ||
-	    (p->net.nnames && (dns_stub_fd = ward_dns_stub_socket(err)) < 0) ||
+	    (p->net.nnames && l->notify_wr >= 0 &&
+	     (dns_stub_fd = ward_dns_stub_socket(err)) < 0) ||
 	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
 	    ward_no_new_privs(err) < 0)
 		return -1;
