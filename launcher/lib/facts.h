@@ -258,6 +258,7 @@ struct ward_net_record {
 	int32_t err;	 /* the answer's errno; 0: it succeeded */
 	uint32_t reserved;
 	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
+	char name[256];	  /* allowed by name: the name asked, else "" */
 	uint64_t count;
 	struct timespec first; /* CLOCK_REALTIME */
 };

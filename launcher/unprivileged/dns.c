@@ -343,7 +343,8 @@ static void learn(const struct ward_dns_record *rec, long ttl)
 	}
 }
 
-bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a)
+bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
+		      const char **name)
 {
 	const struct ward_net *net = &b->policy->net;
 	struct timespec now = mono();
@@ -364,8 +365,10 @@ bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a)
 
 			if (n->proto == IPPROTO_TCP && a->port >= n->port_lo &&
 			    a->port <= n->port_hi &&
-			    ward_dnsname_match(n->name, l->name))
+			    ward_dnsname_match(n->name, l->name)) {
+				*name = l->name;
 				return true;
+			}
 		}
 	}
 	return false;

@@ -42,7 +42,8 @@ void ward_dns_serve(struct ward_broker *b);
 
 /* Did an answer of this run give a->addr for a name whose rules allow TCP
  * to a->port, and is its time still running? */
-bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a);
+bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
+		      const char **name);
 
 /* Would an answer naming this address make it reachable? (Not loopback,
  * link-local, unspecified, multicast or broadcast; an IPv4-mapped IPv6

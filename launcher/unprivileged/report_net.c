@@ -140,6 +140,9 @@ static void put_attempt(FILE *f, const struct ward_report *r,
 			n->type);
 	fputs(", \"errno\": ", f);
 	put_errno(f, n->err);
+	/* Allowed by a name rule: the name whose answer gave the address. */
+	fputs(", \"name\": ", f);
+	ward_json_str(f, n->name[0] ? n->name : NULL);
 	fprintf(f, ", \"count\": %llu", (unsigned long long)n->count);
 	put_first(f, &n->first);
 	fputc('}', f);

@@ -147,7 +147,7 @@ for m in root rootless; do
 		if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] &&
 			[ "$(seen "accept 10.78.1.2:443")" = 1 ] &&
 			[ "$(seen "query $name 1 10.78.1.1")" -ge 1 ] &&
-			in_report "$(query $name A answered) and any(q['addresses'] == ['10.78.1.2'] for q in r['network']['dns'])"; then
+			in_report "$(query $name A answered) and any(q['addresses'] == ['10.78.1.2'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '10.78.1.2' and a['port'] == 443 and a['name'] == '$name' for a in r['network']['attempts'])"; then
 			pass $m/allowed/$name
 		else
 			fail $m/allowed/$name "got '$out' ($(head -c 300 "$T/w.err")), log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';')"
