@@ -11,6 +11,7 @@
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,22 @@ int ward_loopback_up(ward_err *err)
 	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
 		return ward_fail(err, errno, "SIOCSIFFLAGS lo");
 	return 0;
+}
+
+int ward_dns_stub_socket(ward_err *err)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons(53),
+				.sin_addr.s_addr = htonl(WARD_DNS_STUB_ADDR)};
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (s < 0)
+		return ward_fail(err, errno, "socket for the DNS stub");
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(s);
+		return ward_fail(err, errno, "bind the DNS stub");
+	}
+	return s;
 }
 
 int ward_open_procfs(const char *path, int flags, ward_err *err)

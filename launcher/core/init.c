@@ -163,6 +163,8 @@ static void mounts_freep(struct ward_mounts **m)
 	ward_mounts_free(*m);
 }
 
+static int dns_stub_fd = -1; /* with names: handed on with the listener */
+
 /* Everything init does to itself, in order (docs/spec.md part 3). */
 static int setup(const struct ward_launch *l, ward_err *err)
 {
@@ -222,6 +224,8 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	/* Every run has a network namespace of its own; what leaves it goes
 	 * through the broker (docs/spec.md part 5). */
 	if (ward_loopback_up(err) < 0 ||
+	    (p->net.nnames && l->notify_wr >= 0 &&
+	     (dns_stub_fd = ward_dns_stub_socket(err)) < 0) ||
 	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
 	    ward_no_new_privs(err) < 0)
 		return -1;
@@ -397,7 +401,13 @@ static void pass_listener(const struct ward_launch *l)
 	if (fd >= 0) {
 		ward_send_fd(l->notify_wr, fd);
 		close(fd);
+		/* The DNS stub's socket follows the listener: the broker
+		 * serves it, init keeps no copy. */
+		if (dns_stub_fd >= 0)
+			ward_send_fd(l->notify_wr, dns_stub_fd);
 	}
+	if (dns_stub_fd >= 0)
+		close(dns_stub_fd);
 	close(l->notify_wr);
 }
 

@@ -5,6 +5,7 @@
 #include "broker_proc.h"
 
 #include "broker.h"
+#include "dns.h"
 #include "drop.h"
 #include "fdpass.h"
 #include "hardening.h"
@@ -50,7 +51,7 @@ bool ward_broker_joins(const struct ward_policy *p,
 }
 
 static _Noreturn void child(const struct ward_policy *p,
-			    const struct ward_priv *priv, int sock,
+			    const struct ward_priv *priv, int sock, int up,
 			    pid_t parent, pid_t init, int record_fd)
 {
 	const bool join = ward_broker_joins(p, priv);
@@ -79,8 +80,10 @@ static _Noreturn void child(const struct ward_policy *p,
 	    .root_mode = priv->mode == WARD_MODE_ROOT,
 	    .sup = sock,
 	    .record_fd = record_fd,
+	    .dns_upstream = up,
 	};
-	const int keep[] = {sock, record_fd}; /* the broker writes --record */
+	/* the broker writes --record; asks the host's resolver on up */
+	const int keep[] = {sock, record_fd, up};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -141,6 +144,14 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 
 	b->pid = 0;
 	b->sock = -1;
+	/* Names: the broker's way to the host's resolver, made here, in
+	 * ward's own cgroup: the programs of the broker's (root mode)
+	 * judge the sandbox's connections, not the stub's queries. */
+	_cleanup_close_ int up =
+	    p->net.nnames ? ward_dns_upstream_open(err) : -1;
+
+	if (p->net.nnames && up < 0)
+		return -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return ward_fail(err, errno, "socketpair for the broker");
 	b->pid = fork();
@@ -151,7 +162,7 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		return ward_fail(err, errno, "fork the broker");
 	}
 	if (b->pid == 0)
-		child(p, priv, sv[1], parent, init, record_fd);
+		child(p, priv, sv[1], up, parent, init, record_fd);
 	close(sv[1]);
 	b->sock = sv[0];
 	/* Before it makes a socket: in the directory the programs are
@@ -205,6 +216,13 @@ int ward_broker_listen(struct ward_broker_proc *b, int listener)
 	if (b->sock < 0)
 		return -1;
 	return ward_send_fd(b->sock, listener);
+}
+
+int ward_broker_give(struct ward_broker_proc *b, char what, int fd)
+{
+	if (b->sock < 0 || fd < 0)
+		return -1;
+	return ward_send_msg(b->sock, &what, 1, fd);
 }
 
 void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f)

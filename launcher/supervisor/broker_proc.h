@@ -69,6 +69,9 @@ bool ward_broker_joins(const struct ward_policy *p,
 /* Send it the listener (the caller keeps its own). */
 int ward_broker_listen(struct ward_broker_proc *b, int listener);
 
+/* Another descriptor for the broker, with its kind (WARD_S_DNS). */
+int ward_broker_give(struct ward_broker_proc *b, char what, int fd);
+
 /* The sandbox is gone: its records into *f (f->records false when none
  * came), and the broker reaped. Idempotent. */
 void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f);

@@ -681,6 +681,7 @@ static int supervise(struct run *r, ward_err *err)
 	    .courier = r->from_courier,
 	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
+	    .dns_stub = r->l.policy->net.nnames != 0,
 	    .broker = r->broker.pid ? &r->broker : NULL,
 	    .cg = &r->cg,
 	    .alone = sandbox_gone,

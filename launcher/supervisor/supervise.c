@@ -373,15 +373,25 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 		if (pfd[P_TIMER].revents)
 			on_timer(&L);
 		if (pfd[P_NSOCK].revents) {
+			int stub;
+
 			L.listener = ward_recv_fd(w->notify_sock);
+			stub = L.listener >= 0 && w->dns_stub
+				   ? ward_recv_fd(w->notify_sock)
+				   : -1;
 			close(w->notify_sock);
 			w->notify_sock = -1;
 			/* Without the broker nothing answers: a call the
 			 * program sends to it would wait for ever. */
 			if (L.listener >= 0 &&
 			    (!w->broker ||
-			     ward_broker_listen(w->broker, L.listener) < 0))
+			     ward_broker_listen(w->broker, L.listener) < 0 ||
+			     (w->dns_stub &&
+			      ward_broker_give(w->broker, WARD_S_DNS, stub) <
+				  0)))
 				stop_run(&L, WARD_STOP_BROKER);
+			if (stub >= 0)
+				close(stub);
 		}
 		if (pfd[P_BROKER].revents)
 			on_broker(&L);

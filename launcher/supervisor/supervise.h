@@ -51,6 +51,7 @@ struct ward_watch {
 	int courier;	   /* the courier's messages, or -1 */
 	int oom;	   /* ward_cg_oom_watch, or -1 */
 	int notify_sock;   /* the seccomp listener comes here; -1 */
+	bool dns_stub;	   /* ... then the DNS stub's socket (names) */
 	struct ward_broker_proc *broker; /* NULL: none */
 	struct ward_cgroup *cg;		 /* NULL or inactive: no cgroup */
 	/* Called once when init says it is alone (WARD_MSG_ALONE: the
