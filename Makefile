@@ -150,7 +150,7 @@ DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev 
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
 	crun runc nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \
-	debootstrap qemu-system-x86 linux-image-amd64 busybox-static cpio
+	debootstrap qemu-system-x86 linux-image-amd64 busybox-static cpio publicsuffix
 deps:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \

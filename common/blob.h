@@ -54,7 +54,9 @@ enum ward_blob_section {
 				   when the policy allows some (WARD_EXEC_*) */
 	WARD_SEC_LANDLOCK = 13, /* the Landlock rule set, unless `landlock
 				   off;` (struct ward_landlock) */
-	WARD_SEC_KNOWN_MAX = 13
+	WARD_SEC_NET_NAMES = 14, /* allow rules by domain name, when the
+				    policy has some (docs/spec.md 5.11) */
+	WARD_SEC_KNOWN_MAX = 14
 };
 
 /* The network BPF section (type 11): sizes of its fixed parts, and bounds.
@@ -81,7 +83,8 @@ enum ward_blob_section {
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
 	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
 	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS |                      \
-	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER | WARD_REQ_RECORD)
+	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER | WARD_REQ_NET_NAMES |  \
+	 WARD_REQ_RECORD)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
 #define WARD_SYS_F_FALLBACK 1u /* rules entry: the fallback action is set */
@@ -109,6 +112,7 @@ enum ward_blob_section {
 #define WARD_BLOB_STR_MIN     8	 /* empty string: length and NUL, padded */
 #define WARD_BLOB_LIMIT_SIZE  16 /* key, reserved, value */
 #define WARD_BLOB_RULE_SIZE   24 /* network rule */
+#define WARD_BLOB_NAME_FIXED  8	 /* net-names entry before its string */
 #define WARD_BLOB_HOST_FIXED  24 /* network host before its name */
 #define WARD_BLOB_INSN_SIZE   8
 #define WARD_BLOB_MOUNT_FIXED 24 /* before dst and arg strings */

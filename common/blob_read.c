@@ -34,12 +34,19 @@ static const struct charset dns_chars = {ALNUM "._-", "A-Za-z0-9._-"};
 static const struct charset hostname_chars = {ALNUM ".-", "A-Za-z0-9.-"};
 
 static const char *const section_names[WARD_SEC_KNOWN_MAX + 1] = {
-    [WARD_SEC_META] = "meta",	    [WARD_SEC_IDENTITY] = "identity",
-    [WARD_SEC_ENV] = "env",	    [WARD_SEC_MOUNTS] = "mounts",
-    [WARD_SEC_LIMITS] = "limits",   [WARD_SEC_NETWORK] = "network",
-    [WARD_SEC_SECCOMP] = "seccomp", [WARD_SEC_RULES] = "rules",
-    [WARD_SEC_EXPORT] = "export",   [WARD_SEC_NET_BPF] = "net-bpf",
-    [WARD_SEC_EXEC] = "exec",	    [WARD_SEC_LANDLOCK] = "landlock",
+    [WARD_SEC_META] = "meta",
+    [WARD_SEC_IDENTITY] = "identity",
+    [WARD_SEC_ENV] = "env",
+    [WARD_SEC_MOUNTS] = "mounts",
+    [WARD_SEC_LIMITS] = "limits",
+    [WARD_SEC_NETWORK] = "network",
+    [WARD_SEC_SECCOMP] = "seccomp",
+    [WARD_SEC_RULES] = "rules",
+    [WARD_SEC_EXPORT] = "export",
+    [WARD_SEC_NET_BPF] = "net-bpf",
+    [WARD_SEC_EXEC] = "exec",
+    [WARD_SEC_LANDLOCK] = "landlock",
+    [WARD_SEC_NET_NAMES] = "net-names",
 };
 
 static bool known_section(uint32_t type)
@@ -669,6 +676,94 @@ static int read_network(struct cur *c, struct ward_net *net)
 		    word(c, "host name", WARD_BLOB_DNSNAME_MAX, &dns_chars,
 			 false, &hosts[i].name) < 0)
 			return -1;
+	}
+	return 0;
+}
+
+/* A name in the compiler's normal form (docs/spec.md 5.11): labels of 1..63
+ * bytes of [a-z0-9-], not starting or ending with `-`, the first one `*`
+ * exactly when it is a wildcard. The launcher matches on it as it is. */
+static int dns_pattern(struct cur *c, const char *n, bool wildcard)
+{
+	const char *p = n;
+
+	if (wildcard != (strncmp(n, "*.", 2) == 0))
+		return bad(c,
+			   "domain name `%s`: the wildcard flag and its `*.` "
+			   "disagree",
+			   n);
+	p += wildcard ? 2 : 0;
+	for (;;) {
+		size_t l = strspn(p, "abcdefghijklmnopqrstuvwxyz0123456789-");
+
+		if (l == 0 || l > 63 || p[0] == '-' || p[l - 1] == '-' ||
+		    (p[l] != '.' && p[l] != '\0'))
+			return bad(c, "domain name `%s` is not in normal form",
+				   n);
+		if (p[l] == '\0')
+			return 0;
+		p += l + 1;
+	}
+}
+
+/* The compiler's order: by name, then ports (one protocol). */
+static int name_cmp(const struct ward_net_name *x,
+		    const struct ward_net_name *y)
+{
+	int d = strcmp(x->name, y->name);
+
+	if (d)
+		return d;
+	if (x->port_lo != y->port_lo)
+		return x->port_lo < y->port_lo ? -1 : 1;
+	return x->port_hi == y->port_hi ? 0 : x->port_hi < y->port_hi ? -1 : 1;
+}
+
+static int read_net_names(struct cur *c, struct ward_net *net)
+{
+	struct ward_net_name *names = NULL;
+	const uint8_t *r;
+
+	if (count(c, &net->nnames) < 0)
+		return -1;
+	if (net->mode != WARD_NET_ALLOWLIST || net->nnames == 0)
+		return bad(c,
+			   "%u names outside an allow-list (the section "
+			   "is left out then)",
+			   net->nnames);
+	if (fits(c, net->nnames, WARD_BLOB_NAME_FIXED + WARD_BLOB_STR_MIN,
+		 "names") < 0 ||
+	    !ALLOC(c, names, net->nnames))
+		return -1;
+	net->names = names;
+	for (uint32_t i = 0; i < net->nnames; i++) {
+		struct ward_net_name *n = &names[i];
+		size_t len;
+
+		at(c, 0, "name", i);
+		if (!(r = rec(c, WARD_BLOB_NAME_FIXED, 2, 2)))
+			return -1;
+		n->proto = r[0];
+		n->flags = r[1];
+		n->port_lo = ward_le16(r + 4);
+		n->port_hi = ward_le16(r + 6);
+		if (n->proto != 6)
+			return bad(c, "protocol %u (names are TCP only)",
+				   n->proto);
+		if (n->flags & ~WARD_NET_NAME_WILDCARD)
+			return bad(c, "unknown name flags 0x%x", n->flags);
+		if (n->port_lo == 0 || n->port_lo > n->port_hi)
+			return bad(c,
+				   "port range %u-%u is not within 1..65535 "
+				   "in order",
+				   n->port_lo, n->port_hi);
+		if (str(c, "domain name", WARD_BLOB_DNSNAME_MAX, false,
+			&n->name, &len) < 0 ||
+		    dns_pattern(c, n->name, n->flags & WARD_NET_NAME_WILDCARD) <
+			0)
+			return -1;
+		if (i && name_cmp(&names[i - 1], n) >= 0)
+			return bad(c, "names are not sorted and unique");
 	}
 	return 0;
 }
@@ -1383,7 +1478,7 @@ static int read_frame(const uint8_t *buf, size_t len, uint32_t expected_arch,
 		if (known_section(t) && t != WARD_SEC_RULES &&
 		    t != WARD_SEC_EXPORT && t != WARD_SEC_NET_BPF &&
 		    t != WARD_SEC_EXEC && t != WARD_SEC_LANDLOCK &&
-		    !(seen & (1u << t)))
+		    t != WARD_SEC_NET_NAMES && !(seen & (1u << t)))
 			return bad(&h, "the %s section is missing",
 				   section_names[t]);
 	return 0;
@@ -1510,6 +1605,8 @@ static int read_section(struct cur *c, uint32_t type, struct ward_blob *b)
 		return read_exec(c, p);
 	case WARD_SEC_LANDLOCK:
 		return read_landlock(c, p);
+	case WARD_SEC_NET_NAMES:
+		return read_net_names(c, &p->net);
 	}
 	return 0; /* unknown and not critical: skipped */
 }

@@ -548,6 +548,27 @@ net_item:
 			$$->ports[i] = *(struct ward_port_range *)$5.items[i];
 		$$->nports = $5.n;
 	  }
+	| "allow" proto name STRING "port" ports ";" {
+		/* `name` is a word here, not a keyword: a policy may still
+		 * call a constant or a host `name`. The destination is the
+		 * STRING: a domain name the checker normalises (1.7.4). */
+		if (strcmp($3, "name") != 0) {
+			ward_parse_error(p, @3,
+					 "expected `name` before a quoted "
+					 "domain name");
+			ward_diag_help(p->diags, "write `allow %s name \"%s\" port ...;`",
+				       $2 ? "udp" : "tcp", "index.example");
+		}
+		NEED($$ = ward_new_stmt(p, WARD_S_NET_ALLOW, @$, @1));
+		$$->proto = $2 ? "udp" : "tcp";
+		$$->dest = $4;
+		$$->ports = ward_arena_alloc(p->arena,
+					     $6.n * sizeof(*$$->ports));
+		NEED($$->ports);
+		for (size_t i = 0; i < $6.n; i++)
+			$$->ports[i] = *(struct ward_port_range *)$6.items[i];
+		$$->nports = $6.n;
+	  }
 	| error ";"		{ $$ = NULL; yyerrok; }
 	| error RESYNC		{ $$ = NULL; }
 	;
@@ -1164,7 +1185,9 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 			for (int k = YYSYMBOL_WARD; k <= YYSYMBOL_KILL; k++)
 				want[k] = false;
 	}
-	if (after_string)
+	/* After an allow rule's destination a string continues only `name`
+	 * ("index.example"), and `port` is what was missed. */
+	if (after_string || (want[YYSYMBOL_PORT] && want[YYSYMBOL_STRING]))
 		want[YYSYMBOL_STRING] = false;
 	if (want[YYSYMBOL_SEMI] || want[YYSYMBOL_RBRACE] ||
 	    want[YYSYMBOL_RPAREN] || want[YYSYMBOL_COMMA])

@@ -100,7 +100,11 @@ case $suite in
 exporter | all) echo "== exporter"; run_script_suite exporter tests/exporter/run.sh ;;
 esac
 case $suite in
-net | all) echo "== net"; run_script_suite net tests/net/run.sh ;;
+net | all)
+	echo "== net"
+	run_script_suite net tests/net/run.sh
+	run_script_suite net-names tests/net/names.sh
+	;;
 esac
 case $suite in
 agents | all) echo "== agents"; run_script_suite agents tests/agents/run.sh ;;

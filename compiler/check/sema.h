@@ -22,6 +22,7 @@ struct ward_pool;
 /* The file that a net section's pinned hosts become: code generation
  * writes it, and the checker refuses an entry of the policy in its way. */
 #define WARD_HOSTS_PATH "/etc/hosts"
+#define WARD_RESOLV_PATH "/etc/resolv.conf" /* with names (5.11) */
 
 struct ward_sema_opts {
 	uint32_t arch; /* WARD_ARCH_*: the target */
@@ -45,6 +46,7 @@ struct ward_provenance {
 	struct ward_loc limits[WARD_LIM_COUNT];
 	struct ward_loc net;	    /* `net none` or the first `net { }` */
 	struct ward_loc *net_rules; /* per policy.net.rules[i] (the allow) */
+	struct ward_loc *net_names; /* per policy.net.names[i] (the allow) */
 	/* Per policy.rules.syscalls[i]: the rule that gave its fallback (a
 	 * direct rule, else the strongest group rule), and the first
 	 * conditional rule. */

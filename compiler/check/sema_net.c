@@ -3,6 +3,7 @@
  * sema_net.c: the `net` section: `net none`, or pinned hosts and an egress
  * allow-list expanded to (protocol, network, port range) rules.
  */
+#include "dnsname.h"
 #include "sema_internal.h"
 
 #include <arpa/inet.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #define MAX_NET_RULES 4096
+#define MAX_NET_NAMES 1024
 
 static bool valid_host_name(const char *h)
 {
@@ -177,6 +179,24 @@ static bool port(struct sema *s, const struct ward_value *v, uint16_t *out)
 	return true;
 }
 
+/* A rule's `P` or `P-Q`, checked. */
+static bool port_range(struct sema *s, const struct ward_port_range *pr,
+		       uint16_t *lo, uint16_t *hi)
+{
+	if (!port(s, pr->lo, lo))
+		return false;
+	*hi = *lo;
+	if (pr->hi && !port(s, pr->hi, hi))
+		return false;
+	if (*hi < *lo) {
+		ward_diag(s->d, WARD_SEV_ERROR, pr->loc,
+			  "the port range %u-%u is empty", *lo, *hi);
+		ward_diag_help(s->d, "write `%u-%u`", *hi, *lo);
+		return false;
+	}
+	return true;
+}
+
 /* A rule and the allow statement it came from. */
 struct located_rule {
 	struct ward_net_rule r;
@@ -213,6 +233,164 @@ static int cmp_host(const void *a, const void *b)
 	return memcmp(x->addr, y->addr, 16);
 }
 
+/* A name rule and the allow statement it came from. */
+struct located_name {
+	struct ward_net_name n;
+	struct ward_loc loc;
+};
+
+static int cmp_name(const void *a, const void *b)
+{
+	const struct ward_net_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->proto != y->proto)
+		return x->proto - y->proto;
+	if (x->port_lo != y->port_lo)
+		return x->port_lo - y->port_lo;
+	return x->port_hi - y->port_hi;
+}
+
+/* The normal form of an allow rule's name (1.7.4), or NULL after an
+ * error. A wildcard directly under a public suffix would allow a whole
+ * registry's customers: refused, by the list (loaded once, on the first
+ * wildcard; without it a wildcard cannot be checked and is refused). */
+static const char *rule_name(struct sema *s, const struct ward_value *v,
+			     struct ward_psl **psl, bool *psl_tried)
+{
+	char norm[WARD_DNSNAME_MAX + 1];
+	const char *why, *help;
+
+	if (memchr(v->str, '\0', v->len) ||
+	    ward_dnsname_normalise(v->str, v->len, norm, &why, &help) < 0) {
+		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+			  "the domain name `%s` %s", v->str,
+			  memchr(v->str, '\0', v->len) ? "has a NUL byte"
+						       : why);
+		if (help)
+			ward_diag_help(s->d, "%s", help);
+		return NULL;
+	}
+	if (norm[0] == '*') {
+		if (!*psl_tried) {
+			*psl = ward_psl_load(NULL);
+			*psl_tried = true;
+		}
+		if (!*psl) {
+			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+				  "cannot check the wildcard `%s`: the "
+				  "public suffix list cannot be read",
+				  norm);
+			ward_diag_help(s->d,
+				       "install Debian's `publicsuffix` "
+				       "package (%s)",
+				       WARD_PSL_PATH);
+			return NULL;
+		}
+		if (ward_psl_is_suffix(*psl, norm + 2)) {
+			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+				  "the wildcard `%s` is directly under the "
+				  "public suffix `%s`: it allows every "
+				  "domain registered there",
+				  norm, norm + 2);
+			ward_diag_help(s->d,
+				       "name a domain of one organisation "
+				       "below it: `index.example.%s`, or "
+				       "`*.files.example.%s` for its file "
+				       "hosts",
+				       norm + 2, norm + 2);
+			return NULL;
+		}
+	}
+	return ward_pool_strdup(s->pool, norm);
+}
+
+/* The allow rules by name: normalised, sorted, duplicates warned about
+ * (`Index.Example.` and `index.example` are one name). */
+static void check_names(struct sema *s)
+{
+	struct ward_net *net = &s->out->net;
+	const struct ward_stmt **items = s->net_items.items;
+	struct ward_vec names = {0};
+	struct ward_psl *psl = NULL;
+	bool psl_tried = false;
+	struct located_name *sorted;
+	struct ward_net_name *kept;
+	size_t o = 0;
+
+	for (size_t i = 0; i < s->net_items.n; i++) {
+		const struct ward_stmt *st = items[i];
+		const char *name;
+
+		if (st->kind != WARD_S_NET_ALLOW ||
+		    st->dest->kind != WARD_V_STRING)
+			continue;
+		if (!(name = rule_name(s, st->dest, &psl, &psl_tried)))
+			continue;
+		if (strcmp(st->proto, "tcp") != 0) {
+			ward_diag(s->d, WARD_SEV_ERROR, st->kw_loc,
+				  "UDP to a name is not supported: only TCP "
+				  "connections follow the stub's answers");
+			ward_diag_help(s->d, "allow the UDP service by its "
+					     "address, or use TCP");
+			continue;
+		}
+		for (size_t p = 0; p < st->nports; p++) {
+			const struct ward_port_range *pr = &st->ports[p];
+			struct located_name *ln;
+			uint16_t lo, hi;
+
+			if (!port_range(s, pr, &lo, &hi))
+				continue;
+			if (names.n >= MAX_NET_NAMES)
+				break;
+			ln = ward_vec_push(s->pool, &names, sizeof(*ln));
+			ln->loc = st->kw_loc;
+			ln->n.name = name;
+			ln->n.proto = IPPROTO_TCP;
+			ln->n.flags =
+			    name[0] == '*' ? WARD_NET_NAME_WILDCARD : 0;
+			ln->n.port_lo = lo;
+			ln->n.port_hi = hi;
+		}
+	}
+	ward_psl_free(psl);
+	if (names.n >= MAX_NET_NAMES)
+		ward_diag(s->d, WARD_SEV_ERROR, s->net_block->kw_loc,
+			  "the allow-list names more than %d (name, port "
+			  "range) pairs",
+			  MAX_NET_NAMES);
+	sorted = names.items;
+	if (names.n)
+		qsort(sorted, names.n, sizeof(*sorted), cmp_name);
+	kept = ward_pool_array(s->pool, names.n + 1, sizeof(*kept));
+	s->where->net_names =
+	    ward_pool_array(s->pool, names.n + 1, sizeof(struct ward_loc));
+	for (size_t i = 0; i < names.n; i++) {
+		if (o && cmp_name(&kept[o - 1], &sorted[i].n) == 0) {
+			ward_diag(s->d, WARD_SEV_WARNING, sorted[i].loc,
+				  "tcp to `%s` port %s is allowed twice",
+				  sorted[i].n.name,
+				  ward_pool_printf(s->pool,
+						   sorted[i].n.port_lo ==
+							   sorted[i].n.port_hi
+						       ? "%u"
+						       : "%u-%u",
+						   sorted[i].n.port_lo,
+						   sorted[i].n.port_hi));
+			continue;
+		}
+		s->where->net_names[o] = sorted[i].loc;
+		kept[o++] = sorted[i].n;
+	}
+	net->names = kept;
+	net->nnames = (uint32_t)o;
+	if (o)
+		s->out->requirements |= WARD_REQ_NET_NAMES;
+}
+
 void sema_net(struct sema *s)
 {
 	struct ward_net *net = &s->out->net;
@@ -233,6 +411,7 @@ void sema_net(struct sema *s)
 	s->out->requirements |= WARD_REQ_NET_BROKER;
 
 	check_hosts(s, &hosts);
+	check_names(s);
 
 	items = s->net_items.items;
 	for (size_t i = 0; i < s->net_items.n; i++) {
@@ -241,7 +420,8 @@ void sema_net(struct sema *s)
 		struct dest dests[64];
 		size_t nd;
 
-		if (st->kind != WARD_S_NET_ALLOW)
+		if (st->kind != WARD_S_NET_ALLOW ||
+		    st->dest->kind == WARD_V_STRING)
 			continue;
 		proto =
 		    strcmp(st->proto, "udp") == 0 ? IPPROTO_UDP : IPPROTO_TCP;
@@ -249,18 +429,8 @@ void sema_net(struct sema *s)
 		for (size_t p = 0; p < st->nports; p++) {
 			const struct ward_port_range *pr = &st->ports[p];
 			uint16_t lo, hi;
-			if (!port(s, pr->lo, &lo))
+			if (!port_range(s, pr, &lo, &hi))
 				continue;
-			hi = lo;
-			if (pr->hi && !port(s, pr->hi, &hi))
-				continue;
-			if (hi < lo) {
-				ward_diag(s->d, WARD_SEV_ERROR, pr->loc,
-					  "the port range %u-%u is empty", lo,
-					  hi);
-				ward_diag_help(s->d, "write `%u-%u`", hi, lo);
-				continue;
-			}
 			for (size_t k = 0; k < nd; k++) {
 				struct located_rule *lr;
 				struct ward_net_rule *r;
@@ -284,7 +454,7 @@ void sema_net(struct sema *s)
 		ward_diag(s->d, WARD_SEV_ERROR, s->net_block->kw_loc,
 			  "the allow-list expands to more than %d rules",
 			  MAX_NET_RULES);
-	if (rules.n == 0 && ward_diags_errors(s->d) == 0) {
+	if (rules.n == 0 && net->nnames == 0 && ward_diags_errors(s->d) == 0) {
 		ward_diag(s->d, WARD_SEV_WARNING, s->net_block->kw_loc,
 			  "this allow-list allows nothing");
 		ward_diag_help(s->d, "write `net none;` to give the sandbox "
@@ -322,36 +492,59 @@ void sema_net(struct sema *s)
 	net->nhosts = (uint32_t)hosts.n;
 }
 
-/*
- * A policy that pins hosts gets /etc/hosts from code generation
- * (compiler/codegen/net_apply.c): an entry of its own there, or one at /etc
- * that cannot hold the file (a file, a symlink, proc), is a conflict
- * between the fs and net sections. One report is enough: its help names
- * the fix.
- */
-void sema_net_hosts(struct sema *s)
+/* An entry at path, or one at /etc that cannot hold a file there (a file,
+ * a symlink, proc), is in the way of a file the net section makes. One
+ * report is enough: its help names the fix. */
+static void etc_file_conflict(struct sema *s, const char *path,
+			      const char *same_msg, const char *above_msg,
+			      const char *help)
 {
 	const struct ward_policy *p = s->out;
 
-	if (p->net.mode != WARD_NET_ALLOWLIST || p->net.nhosts == 0)
-		return;
 	for (uint32_t i = 1; i < p->nmounts; i++) {
 		const struct ward_mount *m = &p->mounts[i];
-		bool same = !strcmp(m->dst, WARD_HOSTS_PATH);
+		bool same = !strcmp(m->dst, path);
 		bool above =
 		    !strcmp(m->dst, "/etc") &&
 		    (m->kind == WARD_MNT_FILE || m->kind == WARD_MNT_SYMLINK ||
 		     m->kind == WARD_MNT_PROC);
 		if (!same && !above)
 			continue;
-		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i],
-			  same ? "`/etc/hosts` is made from the pinned hosts "
-				 "of the net section"
-			       : "the pinned hosts go to `/etc/hosts`, which "
-				 "cannot lie under this entry");
+		ward_diag(s->d, WARD_SEV_ERROR, s->where->mounts[i], "%s",
+			  same ? same_msg : above_msg);
 		ward_diag_note(s->d, s->where->net, "the net section is here");
-		ward_diag_help(s->d, "remove this entry (a policy that pins "
-				     "hosts uses `base/core`, not `base`)");
+		ward_diag_help(s->d, "%s", help);
 		return;
 	}
+}
+
+/*
+ * A policy that pins hosts gets /etc/hosts from code generation
+ * (compiler/codegen/net_apply.c), and one that allows names gets
+ * /etc/resolv.conf (the broker's DNS stub, 5.11): an entry of its own
+ * there is a conflict between the fs and net sections.
+ */
+void sema_net_hosts(struct sema *s)
+{
+	const struct ward_net *n = &s->out->net;
+
+	if (n->mode != WARD_NET_ALLOWLIST)
+		return;
+	if (n->nhosts)
+		etc_file_conflict(
+		    s, WARD_HOSTS_PATH,
+		    "`/etc/hosts` is made from the pinned hosts of the net "
+		    "section",
+		    "the pinned hosts go to `/etc/hosts`, which cannot lie "
+		    "under this entry",
+		    "remove this entry (a policy that pins hosts uses "
+		    "`base/core`, not `base`)");
+	if (n->nnames)
+		etc_file_conflict(
+		    s, WARD_RESOLV_PATH,
+		    "`/etc/resolv.conf` names the DNS stub of the net "
+		    "section's names",
+		    "the net section's names need `/etc/resolv.conf`, which "
+		    "cannot lie under this entry",
+		    "remove this entry");
 }

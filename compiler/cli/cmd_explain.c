@@ -180,6 +180,17 @@ static struct doc *net_doc(struct explain *e)
 	for (uint32_t i = 0; i < n->nrules; i++)
 		doc_add(allow, NULL,
 			doc_str(pl, describe_net_rule(pl, &n->rules[i])));
+	if (n->nnames) {
+		struct doc *names = doc_add(d, "names", doc_list(pl));
+
+		doc_set_str(pl, d, "name_addresses",
+			    "learned at run time: the answers of the "
+			    "sandbox's DNS stub to these names");
+		for (uint32_t i = 0; i < n->nnames; i++)
+			doc_add(
+			    names, NULL,
+			    doc_str(pl, describe_net_name(pl, &n->names[i])));
+	}
 	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf_doc.c */
 	return d;
 }
@@ -425,6 +436,14 @@ static void explain_text(struct explain *e, FILE *out)
 			fprintf(out, "    host %s = %s\n", p->net.hosts[i].name,
 				describe_addr(pl, p->net.hosts[i].family,
 					      p->net.hosts[i].addr));
+		if (p->net.nnames)
+			fputs("  by name (their addresses are learned at run "
+			      "time, from the answers\n  of the sandbox's DNS "
+			      "stub; `*.` stands for one or more labels):\n",
+			      out);
+		for (uint32_t i = 0; i < p->net.nnames; i++)
+			fprintf(out, "    allow %s\n",
+				describe_net_name(pl, &p->net.names[i]));
 		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf_doc.c */
 	}
 	text_syscalls(e, out);

@@ -218,6 +218,31 @@ static void write_network(struct out *o, const struct ward_policy *p)
 	}
 }
 
+static bool has_net_names(const struct ward_policy *p)
+{
+	return p->net.nnames != 0;
+}
+
+/* net-names (type 14): u32 count, u32 reserved, then per name u8 proto, u8
+ * flags, u16 reserved, u16 port_lo, u16 port_hi and the name's string. */
+static void write_net_names(struct out *o, const struct ward_policy *p)
+{
+	const struct ward_net *n = &p->net;
+
+	put32(o, n->nnames);
+	put32(o, 0);
+	for (uint32_t i = 0; i < n->nnames; i++) {
+		const struct ward_net_name *nm = &n->names[i];
+
+		put8(o, nm->proto);
+		put8(o, nm->flags);
+		put16(o, 0);
+		put16(o, nm->port_lo);
+		put16(o, nm->port_hi);
+		put_str(o, "domain name", nm->name);
+	}
+}
+
 static void write_seccomp(struct out *o, const struct ward_policy *p)
 {
 	const struct ward_seccomp *s = &p->seccomp;
@@ -394,6 +419,7 @@ static const struct {
     {WARD_SEC_NET_BPF, true, write_net_bpf, has_net_bpf},
     {WARD_SEC_EXEC, true, write_exec, has_exec},
     {WARD_SEC_LANDLOCK, true, write_landlock, has_landlock},
+    {WARD_SEC_NET_NAMES, true, write_net_names, has_net_names},
 };
 
 int ward_blob_write_unchecked(const struct ward_policy *p, uint8_t **out,

@@ -229,6 +229,18 @@ const char *describe_net_rule(struct ward_pool *p,
 				r->prefix, ports);
 }
 
+const char *describe_net_name(struct ward_pool *p,
+			      const struct ward_net_name *n)
+{
+	const char *ports =
+	    n->port_lo == n->port_hi
+		? ward_pool_printf(p, "%u", n->port_lo)
+		: ward_pool_printf(p, "%u-%u", n->port_lo, n->port_hi);
+	return ward_pool_printf(p, "%s name %s port %s",
+				n->proto == IPPROTO_UDP ? "udp" : "tcp",
+				n->name, ports);
+}
+
 const char *describe_requirements(struct ward_pool *p, uint32_t req)
 {
 	static const struct {
@@ -246,6 +258,7 @@ const char *describe_requirements(struct ward_pool *p, uint32_t req)
 	    {WARD_REQ_SECCOMP_ANSWER, "seccomp-answer"},
 	    {WARD_REQ_RECORD, "record"},
 	    {WARD_REQ_NET_BROKER, "net-broker"},
+	    {WARD_REQ_NET_NAMES, "net-names"},
 	};
 	const char *s = "";
 	for (size_t i = 0; i < ARRAY_LEN(names); i++)

@@ -40,6 +40,9 @@ const char *describe_addr(struct ward_pool *p, uint8_t family,
 			  const uint8_t addr[16]);
 const char *describe_net_rule(struct ward_pool *p,
 			      const struct ward_net_rule *r);
+/* "tcp name *.files.example port 443" */
+const char *describe_net_name(struct ward_pool *p,
+			      const struct ward_net_name *n);
 const char *describe_requirements(struct ward_pool *p, uint32_t req);
 
 #endif

@@ -296,6 +296,27 @@ static bool has_rule(const struct ward_net *n, const struct ward_net_rule *r)
 	return false;
 }
 
+static bool has_net_name(const struct ward_net *n,
+			 const struct ward_net_name *x)
+{
+	for (uint32_t i = 0; i < n->nnames; i++)
+		if (!strcmp(n->names[i].name, x->name) &&
+		    n->names[i].proto == x->proto &&
+		    n->names[i].flags == x->flags &&
+		    n->names[i].port_lo == x->port_lo &&
+		    n->names[i].port_hi == x->port_hi)
+			return true;
+	return false;
+}
+
+/* A name's addresses are the run's DNS answers: the diff can only say which
+ * names, not which addresses, each side allows. */
+static const char *name_text(struct ward_pool *p, const struct ward_net_name *n)
+{
+	return ward_pool_printf(p, "%s (addresses learned at run time)",
+				describe_net_name(p, n));
+}
+
 static void diff_net(struct differ *d)
 {
 	struct ward_pool *p = d->pool;
@@ -312,6 +333,14 @@ static void diff_net(struct differ *d)
 		if (!has_rule(a, &b->rules[i]))
 			change(d, "network", '+', "allow", NULL,
 			       describe_net_rule(p, &b->rules[i]));
+	for (uint32_t i = 0; i < a->nnames; i++)
+		if (!has_net_name(b, &a->names[i]))
+			change(d, "network", '-', "allow",
+			       name_text(p, &a->names[i]), NULL);
+	for (uint32_t i = 0; i < b->nnames; i++)
+		if (!has_net_name(a, &b->names[i]))
+			change(d, "network", '+', "allow", NULL,
+			       name_text(p, &b->names[i]));
 	for (int side = 0; side < 2; side++) {
 		const struct ward_net *x = side ? b : a, *y = side ? a : b;
 		for (uint32_t i = 0; i < x->nhosts; i++) {

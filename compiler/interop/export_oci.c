@@ -583,6 +583,11 @@ void ward_net_notes(struct ward_pool *p, const struct ward_policy *pol,
 	for (uint32_t i = 0; i < pol->net.nrules; i++)
 		ward_note(notes, "net: `allow %s`: %s",
 			  describe_net_rule(p, &pol->net.rules[i]), instead);
+	for (uint32_t i = 0; i < pol->net.nnames; i++)
+		ward_note(notes,
+			  "net: `allow %s`: by name, its addresses learned at "
+			  "run time from ward's DNS stub: %s",
+			  describe_net_name(p, &pol->net.names[i]), instead);
 	for (uint32_t i = 0; i < pol->net.nhosts; i++)
 		ward_note(notes, "net: `host %s = %s`: an /etc/hosts entry",
 			  pol->net.hosts[i].name,

@@ -341,3 +341,27 @@ void lint_net_ports(struct lint_ctx *c, const struct lint_rule *lr)
 			 span);
 	}
 }
+
+/* A wildcard name allows every name a domain's owner (or whoever controls
+ * its DNS) makes below it: one finding per wildcard, port ranges of the
+ * same name counted once. */
+void lint_net_wildcard(struct lint_ctx *c, const struct lint_rule *lr)
+{
+	const struct ward_net *n = &c->p->net;
+
+	for (uint32_t i = 0; n->mode == WARD_NET_ALLOWLIST && i < n->nnames;
+	     i++) {
+		const struct ward_net_name *nm = &n->names[i];
+		struct ward_loc loc =
+		    c->w->net_names ? c->w->net_names[i]
+				    : (struct ward_loc){.file = WARD_NO_FILE};
+
+		if (!(nm->flags & WARD_NET_NAME_WILDCARD) ||
+		    (i && !strcmp(n->names[i - 1].name, nm->name)))
+			continue;
+		lint_add(c, lr, loc, nm->name,
+			 "`%s` allows every name below `%s`, whatever "
+			 "addresses their DNS gives",
+			 nm->name, nm->name + 2);
+	}
+}

@@ -817,6 +817,28 @@ const struct lint_rule lint_rules[] = {
 	       "`port 80, 443`",
 	.run = lint_net_ports,
     },
+    {
+	.id = "W308",
+	.name = "egress-wildcard-name",
+	.severity = SEV_W,
+	.weight = 40,
+	.check = "egress-names",
+	.area = "network",
+	.security_severity = "5.0",
+	.summary = "an egress rule allows a wildcard domain name",
+	.explanation =
+	    "`allow tcp name \"*.files.example\" port 443;` allows every "
+	    "name below files.example, one or more labels deep: whatever "
+	    "the domain's owner, or anyone who controls its DNS, names "
+	    "there, and whatever addresses those names are given, shared "
+	    "CDN addresses included. wardc refuses a wildcard directly "
+	    "under a public suffix (`*.com`, `*.co.uk`); a wildcard under "
+	    "one organisation's domain is allowed, and scored here.",
+	.fix = "name the hosts the program needs (`index.example`, "
+	       "`files.example`); keep a wildcard for a file host whose "
+	       "names change",
+	.run = lint_net_wildcard,
+    },
 
     /* -------------------------------------------------------- resources */
     {

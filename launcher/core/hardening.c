@@ -11,6 +11,7 @@
 #include <linux/seccomp.h>
 #include <linux/securebits.h>
 #include <net/if.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,44 +32,65 @@ int ward_set_identity(const struct ward_identity *id, ward_err *err)
 	return 0;
 }
 
-static void cap_freep(void *p)
+/* One capset of the three sets (the two 32-bit halves of each). */
+static int capset_all(const uint64_t set[3])
 {
-	cap_free(*(void **)p);
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {
+	    {(uint32_t)set[0], (uint32_t)set[1], (uint32_t)set[2]},
+	    {(uint32_t)(set[0] >> 32), (uint32_t)(set[1] >> 32),
+	     (uint32_t)(set[2] >> 32)},
+	};
+
+	return (int)syscall(SYS_capset, &h, d);
 }
-#define _cleanup_cap_ __attribute__((cleanup(cap_freep)))
 
 int ward_drop_caps(uint64_t keep, ward_err *err)
 {
-	_cleanup_cap_ cap_iab_t iab = cap_iab_init();
-	_cleanup_cap_ cap_t caps = cap_init();
+	struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct d[2] = {{0}};
 	cap_value_t last = cap_max_bits();
+	uint64_t now[3]; /* effective, permitted, inheritable */
+	const uint64_t kept[3] = {keep, keep, keep};
 
-	if (!iab || !caps)
-		return ward_fail(err, ENOMEM, "capabilities");
-	for (cap_value_t c = 0; c < last; c++) {
-		bool k = (keep >> c) & 1;
+	if (syscall(SYS_capget, &h, d) < 0)
+		return ward_fail(err, errno, "capget");
+	now[0] = d[0].effective | (uint64_t)d[1].effective << 32;
+	now[1] = d[0].permitted | (uint64_t)d[1].permitted << 32;
 
-		if (cap_iab_set_vector(iab, CAP_IAB_BOUND, c, !k) ||
-		    cap_iab_set_vector(iab, CAP_IAB_INH, c, k) ||
-		    cap_iab_set_vector(iab, CAP_IAB_AMB, c, k) ||
-		    (k &&
-		     (cap_set_flag(caps, CAP_PERMITTED, 1, &c, CAP_SET) ||
-		      cap_set_flag(caps, CAP_EFFECTIVE, 1, &c, CAP_SET) ||
-		      cap_set_flag(caps, CAP_INHERITABLE, 1, &c, CAP_SET))))
-			return ward_fail(err, errno, "capability %d", c);
-	}
-	/* Bounding set and inheritable/ambient first, while CAP_SETPCAP is
-	 * still effective; then the securebits; permitted and effective
-	 * last, since dropping them ends what the two others need. */
-	if (cap_iab_set_proc(iab))
-		return ward_fail(err, errno, "drop the bounding set");
-	if (cap_set_secbits(
-		SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
-		SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED |
-		SECBIT_NO_CAP_AMBIENT_RAISE |
-		SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED))
+	/* The bounding set first, every capability not kept, while
+	 * CAP_SETPCAP is still effective (there is no call for the whole
+	 * set: one each). The target measures the set before its execve
+	 * and the report shows it (ward_measure_self). */
+	for (cap_value_t c = 0; c < last; c++)
+		if (!((keep >> c) & 1) &&
+		    prctl(PR_CAPBSET_DROP, c, 0, 0, 0) < 0)
+			return ward_fail(err, errno, "drop capability %d", c);
+	/* Inheritable = what is kept (permitted and effective as they are,
+	 * for the calls below); then the ambient set: emptied in one call,
+	 * and the kept ones raised (each must be permitted and
+	 * inheritable, as it is now). */
+	now[2] = keep;
+	if (capset_all(now) < 0)
+		return ward_fail(err, errno,
+				 "set the inheritable capabilities");
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0)
+		return ward_fail(err, errno, "clear the ambient capabilities");
+	for (cap_value_t c = 0; c < last; c++)
+		if (((keep >> c) & 1) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, c, 0, 0) < 0)
+			return ward_fail(err, errno, "ambient capability %d",
+					 c);
+	/* Then the securebits (CAP_SETPCAP again); permitted and effective
+	 * last, since dropping them ends what the others need. */
+	if (prctl(PR_SET_SECUREBITS,
+		  SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+		      SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+		      SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+		      SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED,
+		  0, 0, 0) < 0)
 		return ward_fail(err, errno, "lock the securebits");
-	if (cap_set_proc(caps))
+	if (capset_all(kept) < 0)
 		return ward_fail(err, errno, "drop the capabilities");
 	return 0;
 }
@@ -175,6 +197,22 @@ int ward_loopback_up(ward_err *err)
 	if (ioctl(s, SIOCSIFFLAGS, &ifr) < 0)
 		return ward_fail(err, errno, "SIOCSIFFLAGS lo");
 	return 0;
+}
+
+int ward_dns_stub_socket(ward_err *err)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_port = htons(53),
+				.sin_addr.s_addr = htonl(WARD_DNS_STUB_ADDR)};
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+
+	if (s < 0)
+		return ward_fail(err, errno, "socket for the DNS stub");
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) < 0) {
+		close(s);
+		return ward_fail(err, errno, "bind the DNS stub");
+	}
+	return s;
 }
 
 int ward_open_procfs(const char *path, int flags, ward_err *err)
@@ -347,10 +385,19 @@ void ward_measure_self(struct ward_measured *m)
 		m->cap_inh = d[0].inheritable | (uint64_t)d[1].inheritable
 						    << 32;
 	}
+	/* Every capability up to the kernel's last (past it the call fails
+	 * with EINVAL, and no set holds one). Ambient ones only among the
+	 * permitted and inheritable: the kernel keeps the ambient set a
+	 * subset of both (capabilities(7)), so no other can be set. */
 	for (int c = 0; c < 64; c++) {
-		if (prctl(PR_CAPBSET_READ, c, 0, 0, 0) == 1)
+		int in = prctl(PR_CAPBSET_READ, c, 0, 0, 0);
+
+		if (in < 0)
+			break;
+		if (in == 1)
 			m->cap_bnd |= 1ull << c;
-		if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
+		if (((m->cap_prm & m->cap_inh) >> c & 1) &&
+		    prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_IS_SET, c, 0, 0) == 1)
 			m->cap_amb |= 1ull << c;
 	}
 	m->no_new_privs = prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0);

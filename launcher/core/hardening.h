@@ -59,6 +59,13 @@ int ward_open_procfs(const char *path, int flags, ward_err *err);
 /* Bring up "lo" in the current network namespace. */
 int ward_loopback_up(ward_err *err);
 
+/* A policy that allows names: the DNS stub's UDP socket, bound at
+ * 127.0.0.53:53 on the sandbox's own loopback while init still has its
+ * capabilities there, for the broker to serve (docs/spec.md 5.11). The
+ * descriptor (close-on-exec), or -1. */
+#define WARD_DNS_STUB_ADDR 0x7f000035u /* 127.0.0.53 */
+int ward_dns_stub_socket(ward_err *err);
+
 /* Forbid new user namespaces below the current one, by the kernel's own
  * count (user.max_user_namespaces = 0 in this namespace). procsys is the
  * directory of the sysctls ("/proc/sys"). */

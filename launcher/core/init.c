@@ -85,8 +85,10 @@ static int tie_to_supervisor(const struct ward_launch *l, ward_err *err)
 	return 0;
 }
 
-/* Wait until the supervisor has written our id maps. */
-static void wait_for_maps(const struct ward_launch *l)
+/* Wait for the supervisor's byte: the first says that our id maps are
+ * written, the second that the target may start (the courier and the
+ * broker are ready: they got so during this setup). */
+static void wait_for_go(const struct ward_launch *l)
 {
 	char go;
 	ssize_t n;
@@ -107,7 +109,7 @@ static int setup_stdio(const struct ward_launch *l, ward_err *err)
 }
 
 /* The backstop (docs/spec.md 3.4): a timer of init's own, at wall + grace
- * + WARD_BACKSTOP_MARGIN_MS from its release, when the supervisor's wall
+ * + WARD_BACKSTOP_MARGIN_MS from the start byte, when the supervisor's wall
  * timer started. The supervisor ends every run long before it fires;
  * it is for a supervisor that cannot act any more (stopped by SIGSTOP,
  * stuck, starved): init's exit then ends the sandbox all the same, since
@@ -162,6 +164,8 @@ static void mounts_freep(struct ward_mounts **m)
 	ward_mounts_free(*m);
 }
 
+static int dns_stub_fd = -1; /* with names: handed on with the listener */
+
 /* Everything init does to itself, in order (docs/spec.md part 3). */
 static int setup(const struct ward_launch *l, ward_err *err)
 {
@@ -186,8 +190,7 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	memfd_guard = ward_memfd_noexec("/proc/sys", p->exec, err);
 	if (memfd_guard < 0)
 		return -1;
-	wait_for_maps(l);
-	arm_backstop(&p->limits);
+	wait_for_go(l);
 	/* Sources are opened with the caller's rights (in root mode, host
 	 * root's), before any mount changes what a path means -- and after
 	 * the maps: until they exist no host uid is mapped, so capabilities
@@ -222,6 +225,8 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	/* Every run has a network namespace of its own; what leaves it goes
 	 * through the broker (docs/spec.md part 5). */
 	if (ward_loopback_up(err) < 0 ||
+	    (p->net.nnames && l->notify_wr >= 0 &&
+	     (dns_stub_fd = ward_dns_stub_socket(err)) < 0) ||
 	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
 	    ward_no_new_privs(err) < 0)
 		return -1;
@@ -349,6 +354,16 @@ static _Noreturn void reap(const struct ward_launch *l, pid_t target,
 				continue;
 			ward_msg_send(l->msg_wr, WARD_MSG_TARGET_STATUS, status,
 				      NULL);
+			/* No child at all (of any kind, __WALL): every other
+			 * process of the namespace would be one, orphans
+			 * being init's. The supervisor may then start on
+			 * what comes after the sandbox while the kernel
+			 * takes the namespaces down. */
+			if (waitid(P_ALL, 0, &si,
+				   WEXITED | WNOHANG | WNOWAIT | __WALL) < 0 &&
+			    errno == ECHILD)
+				ward_msg_send(l->msg_wr, WARD_MSG_ALONE, 0,
+					      NULL);
 			_exit(WIFEXITED(status)
 				  ? WEXITSTATUS(status)
 				  : WARD_EXIT_SIGNAL_BASE + WTERMSIG(status));
@@ -393,7 +408,13 @@ static void pass_listener(const struct ward_launch *l)
 	if (fd >= 0) {
 		ward_send_fd(l->notify_wr, fd);
 		close(fd);
+		/* The DNS stub's socket follows the listener: the broker
+		 * serves it, init keeps no copy. */
+		if (dns_stub_fd >= 0)
+			ward_send_fd(l->notify_wr, dns_stub_fd);
 	}
+	if (dns_stub_fd >= 0)
+		close(dns_stub_fd);
 	close(l->notify_wr);
 }
 
@@ -428,6 +449,9 @@ _Noreturn void ward_init_main(const struct ward_launch *given)
 	 * forgets the rest (cmdline.c). */
 	if (ward_forget_cmdline(&own, "/proc", &err) < 0 || setup(l, &err) < 0)
 		fail(l, &err);
+	/* The target starts with the supervisor's wall timer. */
+	wait_for_go(l);
+	arm_backstop(&l->policy->limits);
 	/* Blocked before the fork, so no signal is lost in between; the
 	 * target unblocks them. */
 	sigemptyset(&set);

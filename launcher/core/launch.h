@@ -64,7 +64,10 @@ enum ward_msg_kind {
 				       execve; text: the program */
 	WARD_MSG_TARGET_STATUS = 3, /* code: the target's wait status */
 	WARD_MSG_IDENTITY = 4,	    /* text: struct ward_measured */
-	WARD_MSG_BACKSTOP = 5	    /* code: the timer's delay in ms */
+	WARD_MSG_BACKSTOP = 5,	    /* code: the timer's delay in ms */
+	WARD_MSG_ALONE = 6	    /* after TARGET_STATUS: init has no child
+				       left, so no process of the sandbox
+				       but init, which exits now */
 };
 
 struct ward_msg {

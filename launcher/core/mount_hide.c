@@ -80,7 +80,8 @@ int ward_hide_scratch(ward_err *err)
 }
 
 /* Bind what (a path in the mount from, "" for its root) over at, a
- * descriptor of the place, with attrs. */
+ * descriptor of the place, with attrs (0: the flags of from, which a clone
+ * keeps). */
 static int bind_over(int from, const char *what, int at, unsigned recursive,
 		     unsigned attrs, const char *name, ward_err *err)
 {
@@ -92,7 +93,8 @@ static int bind_over(int from, const char *what, int at, unsigned recursive,
 
 	if (t < 0)
 		return ward_fail(err, errno, "open_tree for %s", name);
-	if (mount_setattr(t, "", AT_EMPTY_PATH | recursive, &a, sizeof(a)) < 0)
+	if (attrs &&
+	    mount_setattr(t, "", AT_EMPTY_PATH | recursive, &a, sizeof(a)) < 0)
 		return ward_fail(err, errno, "mount_setattr for %s", name);
 	if (move_mount(t, "", at, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) < 0)
@@ -113,6 +115,9 @@ static int place(int procmnt, const char *path, const char *dst, ward_err *err)
 
 int ward_proc_mask(int procmnt, int scratch, const char *dst, ward_err *err)
 {
+	/* The masks are clones of the masks' tmpfs, whose mount has
+	 * ATTR_MASK already (ward_hide_scratch): a clone keeps its source's
+	 * mount flags, so none is set again (one call less per mask). */
 	/* Read-only first: the masks below /proc/sys go on top of its
 	 * read-only copy (a bind made later of the same place would hide
 	 * them). */
@@ -132,8 +137,7 @@ int ward_proc_mask(int procmnt, int scratch, const char *dst, ward_err *err)
 
 		if (at < 0 && errno == ENOENT)
 			continue;
-		if (at < 0 ||
-		    bind_over(scratch, "f", at, 0, ATTR_MASK, p, err) < 0)
+		if (at < 0 || bind_over(scratch, "f", at, 0, 0, p, err) < 0)
 			return -1;
 	}
 	for (size_t i = 0; i < ARRAY_LEN(ward_proc_masked_dirs); i++) {
@@ -142,8 +146,7 @@ int ward_proc_mask(int procmnt, int scratch, const char *dst, ward_err *err)
 
 		if (at < 0 && errno == ENOENT)
 			continue;
-		if (at < 0 ||
-		    bind_over(scratch, "d", at, 0, ATTR_MASK, p, err) < 0)
+		if (at < 0 || bind_over(scratch, "d", at, 0, 0, p, err) < 0)
 			return -1;
 	}
 	return 0;

@@ -102,6 +102,15 @@ int ward_release(struct ward_child *child, ward_err *err)
 	return 0;
 }
 
+void ward_start(struct ward_child *child)
+{
+	ssize_t n;
+
+	do
+		n = write(child->sync_wr, "g", 1);
+	while (n < 0 && errno == EINTR);
+}
+
 int ward_spawn_abort(struct ward_child *child, ward_err *err)
 {
 	return reap_failed(child, err);

@@ -33,6 +33,11 @@ int ward_spawn(struct ward_launch *l, struct ward_child *child, ward_err *err);
  * and reaped, and err says why (init's own message if it failed first). */
 int ward_release(struct ward_child *child, ward_err *err);
 
+/* Let the released init start the target (a second byte), once what must
+ * be ready before it runs is. Not checked: if init has ended already (its
+ * setup failed), the supervision loop hears why. */
+void ward_start(struct ward_child *child);
+
 /* Kill and reap a spawned init that must not go on; returns -1 with err
  * replaced by init's own failure if it had one. */
 int ward_spawn_abort(struct ward_child *child, ward_err *err);

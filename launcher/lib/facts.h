@@ -261,6 +261,33 @@ struct ward_net_record {
 	int32_t err;	 /* the answer's errno; 0: it succeeded */
 	uint32_t reserved;
 	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
+	char name[256];	  /* allowed by name: the name asked, else "" */
+	uint64_t count;
+	struct timespec first; /* CLOCK_REALTIME */
+};
+
+/* A DNS query the stub answered (docs/spec.md 5.11), keyed by (name,
+ * type, verdict): the addresses are those of its first answer. */
+#define WARD_RECORD_DNS 64
+#define WARD_DNS_ADDRS	8
+enum ward_dns_verdict {
+	WARD_DNS_ANSWERED = 1, /* an allowed name: the upstream's answer */
+	WARD_DNS_REFUSED = 2,  /* not an allowed name: no address */
+	WARD_DNS_FAILED = 3,   /* allowed, but the upstream did not answer */
+	WARD_DNS_MALFORMED = 4 /* not a query the stub reads */
+};
+
+struct ward_dns_record {
+	char name[256]; /* as asked, lower case; "" for a malformed one */
+	uint16_t qtype;
+	uint8_t verdict;  /* enum ward_dns_verdict */
+	uint8_t naddrs;	  /* addresses passed back (and reachable) */
+	uint8_t nblocked; /* addresses of the answer never made reachable */
+	uint8_t family[WARD_DNS_ADDRS];
+	uint8_t addr[WARD_DNS_ADDRS][16];
+	uint8_t blocked[WARD_DNS_ADDRS][17]; /* family, then the address */
+	uint32_t ttl; /* the learned addresses' time, after the floor and
+			 ceiling */
 	uint64_t count;
 	struct timespec first; /* CLOCK_REALTIME */
 };
@@ -276,6 +303,9 @@ struct ward_broker_facts {
 	uint32_t nnet;
 	uint64_t net_dropped; /* attempts that found no free entry */
 	struct ward_net_record net[WARD_RECORD_NET];
+	uint32_t ndns;
+	uint64_t dns_dropped; /* queries that found no free entry */
+	struct ward_dns_record dns[WARD_RECORD_DNS];
 	char error[WARD_ERR_MSG_MAX]; /* why it stopped early, or "" */
 };
 
@@ -306,6 +336,7 @@ struct ward_broker_msg {
 #define WARD_S_GO	'g'
 #define WARD_S_LISTENER 'L' /* as ward_send_fd sends it */
 #define WARD_S_END	'e'
+#define WARD_S_DNS	'D' /* the DNS stub's socket, after the listener */
 
 /* ------------------------------------------------------------ workspace */
 
@@ -360,9 +391,10 @@ struct ward_timings {
 	uint64_t start;	   /* main() */
 	uint64_t prepared; /* refusals done: blob, checks, workspace, slots */
 	uint64_t admitted; /* a sandbox slot held */
-	uint64_t courier;  /* the courier forked and READY */
+	uint64_t courier;  /* the courier forked (READY is heard in spawn) */
 	uint64_t created;  /* cgroups, limits, net programs */
-	uint64_t released; /* init made, mapped, in its cgroups, released */
+	uint64_t released; /* init made, mapped, in its cgroups; courier and
+			    * broker READY; released */
 	uint64_t ended;	   /* init ended (the supervision loop's end) */
 	uint64_t finished; /* killed, counted, cgroups removed */
 };

@@ -5,6 +5,7 @@
 #include "broker_proc.h"
 
 #include "broker.h"
+#include "dns.h"
 #include "drop.h"
 #include "fdpass.h"
 #include "hardening.h"
@@ -42,12 +43,18 @@ static int join_userns(pid_t init, ward_err *err)
 	return 0;
 }
 
+bool ward_broker_joins(const struct ward_policy *p,
+		       const struct ward_priv *priv)
+{
+	return priv->mode == WARD_MODE_ROOT &&
+	       p->net.mode == WARD_NET_ALLOWLIST;
+}
+
 static _Noreturn void child(const struct ward_policy *p,
-			    const struct ward_priv *priv, int sock,
+			    const struct ward_priv *priv, int sock, int up,
 			    pid_t parent, pid_t init, int record_fd)
 {
-	const bool join =
-	    priv->mode == WARD_MODE_ROOT && p->net.mode == WARD_NET_ALLOWLIST;
+	const bool join = ward_broker_joins(p, priv);
 	static const uint32_t families[] = {AF_INET, AF_INET6};
 	const struct ward_drop_arg args[] = {
 	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},
@@ -73,8 +80,10 @@ static _Noreturn void child(const struct ward_policy *p,
 	    .root_mode = priv->mode == WARD_MODE_ROOT,
 	    .sup = sock,
 	    .record_fd = record_fd,
+	    .dns_upstream = up,
 	};
-	const int keep[] = {sock, record_fd}; /* the broker writes --record */
+	/* the broker writes --record; asks the host's resolver on up */
+	const int keep[] = {sock, record_fd, up};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -125,17 +134,24 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 	return n < 0 ? 0 : n;
 }
 
-int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
+int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		      int cg_fd, pid_t init, int record_fd,
 		      struct ward_broker_proc *b, ward_err *err)
 {
-	struct ward_broker_msg m;
 	pid_t parent = getpid();
 	int sv[2];
 	char go = WARD_S_GO;
 
 	b->pid = 0;
 	b->sock = -1;
+	/* Names: the broker's way to the host's resolver, made here, in
+	 * ward's own cgroup: the programs of the broker's (root mode)
+	 * judge the sandbox's connections, not the stub's queries. */
+	_cleanup_close_ int up =
+	    p->net.nnames ? ward_dns_upstream_open(err) : -1;
+
+	if (p->net.nnames && up < 0)
+		return -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return ward_fail(err, errno, "socketpair for the broker");
 	b->pid = fork();
@@ -146,7 +162,7 @@ int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
 		return ward_fail(err, errno, "fork the broker");
 	}
 	if (b->pid == 0)
-		child(p, priv, sv[1], parent, init, record_fd);
+		child(p, priv, sv[1], up, parent, init, record_fd);
 	close(sv[1]);
 	b->sock = sv[0];
 	/* Before it makes a socket: in the directory the programs are
@@ -164,8 +180,18 @@ int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
 			return -1;
 		}
 	}
-	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1 ||
-	    hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
+	if (send(b->sock, &go, 1, MSG_NOSIGNAL) != 1) {
+		reap(b, true);
+		return ward_fail(err, 0, "the broker ended before the run");
+	}
+	return 0;
+}
+
+int ward_broker_ready(struct ward_broker_proc *b, ward_err *err)
+{
+	struct ward_broker_msg m;
+
+	if (hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
 		reap(b, true);
 		return ward_fail(err, 0, "the broker ended before the run");
 	}
@@ -190,6 +216,13 @@ int ward_broker_listen(struct ward_broker_proc *b, int listener)
 	if (b->sock < 0)
 		return -1;
 	return ward_send_fd(b->sock, listener);
+}
+
+int ward_broker_give(struct ward_broker_proc *b, char what, int fd)
+{
+	if (b->sock < 0 || fd < 0)
+		return -1;
+	return ward_send_msg(b->sock, &what, 1, fd);
 }
 
 void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f)

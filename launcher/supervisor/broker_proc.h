@@ -8,8 +8,9 @@
  *           with the broker's own seccomp allow-list) and waits; the
  *           supervisor moves it into its cgroup (root mode with cgroup2:
  *           the directory the network's programs are attached to, so that
- *           they filter every socket it makes), says GO, and waits for
- *           READY or the reason it refuses the run.
+ *           they filter every socket it makes), says GO; then (ready),
+ *           once the supervisor's other work before the release is done,
+ *           waits for READY or the reason it refuses the run.
  *           The socket broker reads the target's memory and takes its
  *           descriptors, which the kernel allows a process with no
  *           privilege only in the target's user namespace or as its
@@ -46,15 +47,30 @@ struct ward_broker_proc {
 	int sock;  /* the supervisor's end, or -1 */
 };
 
-/* Make the broker, in the cgroup directory cg_fd when it is >= 0, and wait
- * until it is ready; on failure it is gone, and err says why (its own
- * reason when it refused). */
-int ward_broker_spawn(const struct ward_policy *p, const struct ward_priv *priv,
+/* Make the broker, in the cgroup directory cg_fd when it is >= 0, and say
+ * GO; on failure it is gone. record_fd: the record file (ward --record) or
+ * -1. */
+int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		      int cg_fd, pid_t init, int record_fd,
 		      struct ward_broker_proc *b, ward_err *err);
 
+/* Wait until the broker started is ready (it drops its privileges while
+ * the supervisor does other work); on failure it is gone, and err says why
+ * (its own reason when it refused). */
+int ward_broker_ready(struct ward_broker_proc *b, ward_err *err);
+
+/* Does the broker join the sandbox's user namespace (root mode with an
+ * allow-list)? It opens init's namespace, which init allows only until it
+ * is made non-dumpable, just after its release: such a broker must be
+ * ready before it. */
+bool ward_broker_joins(const struct ward_policy *p,
+		       const struct ward_priv *priv);
+
 /* Send it the listener (the caller keeps its own). */
 int ward_broker_listen(struct ward_broker_proc *b, int listener);
+
+/* Another descriptor for the broker, with its kind (WARD_S_DNS). */
+int ward_broker_give(struct ward_broker_proc *b, char what, int fd);
 
 /* The sandbox is gone: its records into *f (f->records false when none
  * came), and the broker reaped. Idempotent. */

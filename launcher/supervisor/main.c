@@ -14,11 +14,15 @@
  *   courier    the target's pipes, then the courier (courier.c): a fork
  *              that drops every privilege and handles all that comes out
  *              of the sandbox; it checks and snapshots the writable slots
- *              and says READY, or why not
+ *              and says READY, or why not (heard in spawn: it gets ready
+ *              while the sandbox is made)
  *   create     the run's cgroups and their limits, the seccomp listener's
  *              socket
  *   spawn      one clone3() makes init (init.c) in its cgroup2 directory;
- *              its v1 cgroups are joined while it is still held
+ *              its v1 cgroups are joined while it is still held, the
+ *              broker is made, init is released to build the sandbox, and
+ *              a second byte lets it start the target once the courier and
+ *              the broker are both ready
  *   supervise  the loop (supervise.c): exit, signals, wall time, the
  *              courier's word, seccomp kills
  *   finish     on every path: kill what is left, read the counters, remove
@@ -96,6 +100,8 @@ struct run {
 	struct ward_cg_cleanup cleanup;
 	pid_t courier;		      /* 0 before it is made */
 	int to_courier, from_courier; /* our ends of its pipes */
+	bool told_gone;		      /* the courier has its GONE byte */
+	bool emptied;		      /* and its EMPTIED came already */
 	struct ward_facts facts;      /* what the courier is told at the end */
 	struct ward_admission adm;    /* the run's slot among the host's */
 };
@@ -487,6 +493,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	/* Only the courier reads the streams. */
 	close_fd(&r->pipe_rd[0]);
 	close_fd(&r->pipe_rd[1]);
+	r->facts.t.courier = ward_now_ns();
 	return 0;
 }
 
@@ -505,7 +512,9 @@ static int hear_courier(struct run *r, struct ward_courier_msg *m)
 	return 1;
 }
 
-/* The courier has checked and snapshotted the writable slots. */
+/* The courier has checked and snapshotted the writable slots. Heard
+ * while init is held (spawn), so that its privilege drop and the snapshot
+ * overlap the namespaces' creation; nothing of the sandbox runs before. */
 static int courier_ready(struct run *r, ward_err *err)
 {
 	struct ward_courier_msg m;
@@ -516,7 +525,6 @@ static int courier_ready(struct run *r, ward_err *err)
 		return ward_fail(err, 0, "%s", m.text);
 	if (m.kind != WARD_C_READY)
 		return ward_fail(err, 0, "the courier said %u", m.kind);
-	r->facts.t.courier = ward_now_ns();
 	return 0;
 }
 
@@ -564,8 +572,21 @@ static int create(struct run *r, ward_err *err)
 	return 0;
 }
 
+/* A spawned init that must not go on (init's own reason, if it had one,
+ * is not the run's: what refused it is). */
+static int abort_init(struct run *r)
+{
+	ward_err init_err = {0};
+
+	ward_spawn_abort(&r->child, &init_err);
+	r->spawned = false;
+	return -1;
+}
+
 static int spawn(struct run *r, ward_err *err)
 {
+	const struct ward_policy *p = &r->blob.policy;
+	bool broker_wait = false;
 	int rc = ward_spawn(&r->l, &r->child, err);
 
 	/* init has its copies; the pipes must end when the sandbox does --
@@ -587,17 +608,20 @@ static int spawn(struct run *r, ward_err *err)
 	}
 	/* BROKER: every notification's answer (kills, recorded refusals,
 	 * the sockets of an allow-list), unprivileged; made while init is
-	 * held, since it may join init's user namespace (broker_proc.h). */
-	if ((r->blob.policy.requirements & WARD_REQ_SECCOMP_NOTIFY) &&
-	    ward_broker_spawn(
-		&r->blob.policy, &r->priv,
-		r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
-		r->child.pid, r->outs.record_fd, &r->broker, err) < 0) {
-		ward_err init_err = {0};
-
-		ward_spawn_abort(&r->child, &init_err);
-		r->spawned = false;
-		return -1;
+	 * held, since it may join init's user namespace (broker_proc.h):
+	 * one that does is ready before the release. */
+	if (p->requirements & WARD_REQ_SECCOMP_NOTIFY) {
+		if (ward_broker_start(
+			p, &r->priv,
+			r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
+			r->child.pid, r->outs.record_fd, &r->broker, err) < 0)
+			return abort_init(r);
+		broker_wait = true;
+	}
+	if (broker_wait && ward_broker_joins(p, &r->priv)) {
+		if (ward_broker_ready(&r->broker, err) < 0)
+			return abort_init(r);
+		broker_wait = false;
 	}
 	/* Marked before the release, not after: once released, init can
 	 * reach the target's own mark (the report's "exec") before this
@@ -607,7 +631,39 @@ static int spawn(struct run *r, ward_err *err)
 		r->spawned = false;
 		return -1;
 	}
+	/* init builds the sandbox while the courier (started before create)
+	 * and the broker get ready; the target starts only when both are
+	 * (a refusal of either still ends the run before it runs). */
+	if (courier_ready(r, err) < 0 ||
+	    (broker_wait && ward_broker_ready(&r->broker, err) < 0))
+		return abort_init(r);
+	ward_start(&r->child);
 	return 0;
+}
+
+static bool write_all(int fd, const void *buf, size_t len);
+
+/* The courier learns that nothing of the sandbox is left, once (see
+ * deliver). */
+static bool tell_gone(struct run *r)
+{
+	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
+
+	if (r->told_gone)
+		return true;
+	r->told_gone = true;
+	return write_all(r->to_courier, &gone, 1);
+}
+
+/* init is alone and ending: nothing of the sandbox is left (supervise.h),
+ * so the courier may diff and export while the kernel takes the
+ * namespaces down. */
+static void sandbox_gone(void *arg)
+{
+	struct run *r = arg;
+
+	if (r->courier && !tell_gone(r))
+		fprintf(stderr, "ward: the courier ended early\n");
 }
 
 static int supervise(struct run *r, ward_err *err)
@@ -625,12 +681,16 @@ static int supervise(struct run *r, ward_err *err)
 	    .courier = r->from_courier,
 	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
+	    .dns_stub = r->l.policy->net.nnames != 0,
 	    .broker = r->broker.pid ? &r->broker : NULL,
 	    .cg = &r->cg,
+	    .alone = sandbox_gone,
+	    .arg = r,
 	};
 	int rc = ward_supervise(&w, &r->facts.outcome, err);
 
 	r->notify_rd = -1; /* closed by the loop */
+	r->emptied = w.emptied;
 	r->supervised = true;
 	r->facts.t.ended = ward_now_ns();
 	return rc;
@@ -662,6 +722,12 @@ static void read_denials(struct run *r)
  * this. */
 static void finish(struct run *r)
 {
+	/* Supervised to its end, init has been reaped, and with it every
+	 * process of its pid namespace: the courier may diff and export now,
+	 * while the broker ends and the cgroups go. (On the other paths it
+	 * hears it in deliver, after the kill below.) */
+	if (r->supervised && r->courier && !tell_gone(r))
+		fprintf(stderr, "ward: the courier ended early\n");
 	if (r->spawned && !r->supervised) {
 		/* The loop could not run: kill and reap. */
 		struct ward_watch w = {.child = &r->child, .cg = &r->cg};
@@ -720,6 +786,8 @@ static bool write_all(int fd, const void *buf, size_t len)
  * delivered is lost (as a caller that stops reading ward's stdout asks). */
 static bool courier_emptied(struct run *r)
 {
+	if (r->emptied)
+		return true;
 	for (;;) {
 		struct pollfd pfd[2] = {{r->from_courier, POLLIN, 0},
 					{r->sigfd, POLLIN, 0}};
@@ -748,7 +816,6 @@ static bool courier_emptied(struct run *r)
 static void deliver(struct run *r, int code, const ward_err *failure)
 {
 	struct ward_facts *f = &r->facts;
-	char gone = r->spawned ? WARD_S_GONE_RAN : WARD_S_GONE_NOT;
 	ward_err err = {0};
 	int status;
 
@@ -761,7 +828,7 @@ static void deliver(struct run *r, int code, const ward_err *failure)
 		print_err("no report: ", &err);
 		return;
 	}
-	if (!write_all(r->to_courier, &gone, 1) || !courier_emptied(r)) {
+	if (!tell_gone(r) || !courier_emptied(r)) {
 		fprintf(stderr, "ward: the courier ended early: no report\n");
 		goto wait;
 	}
@@ -900,8 +967,8 @@ int main(int argc, char **argv)
 	}
 	if (prepare(&r, &err) < 0 || admit(&r, &err) < 0 ||
 	    make_pipes(&r, &err) < 0 || start_courier(&r, true, &err) < 0 ||
-	    courier_ready(&r, &err) < 0 || create(&r, &err) < 0 ||
-	    spawn(&r, &err) < 0 || supervise(&r, &err) < 0) {
+	    create(&r, &err) < 0 || spawn(&r, &err) < 0 ||
+	    supervise(&r, &err) < 0) {
 		/* 124 for a queue timeout, 128 + N for a signal in the
 		 * queue. */
 		code = r.adm.exit_code ? r.adm.exit_code : WARD_EXIT_REFUSED;

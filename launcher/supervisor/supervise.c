@@ -90,6 +90,8 @@ struct loop {
 	bool broker_gone;
 	bool init_done;
 	bool sample_pids;
+	bool msgs_done; /* init's message pipe at its end */
+	bool alone_told;
 };
 
 static void arm(struct loop *L, uint64_t ms)
@@ -244,7 +246,17 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-enum { P_INIT, P_SIG, P_TIMER, P_NSOCK, P_BROKER, P_COURIER, P_OOM, P_N };
+enum {
+	P_INIT,
+	P_SIG,
+	P_TIMER,
+	P_NSOCK,
+	P_BROKER,
+	P_COURIER,
+	P_OOM,
+	P_MSG,
+	P_N
+};
 
 static void build(struct loop *L, struct pollfd *pfd)
 {
@@ -260,6 +272,28 @@ static void build(struct loop *L, struct pollfd *pfd)
 	pfd[P_COURIER].fd = w->courier;
 	pfd[P_OOM].fd = w->oom;
 	pfd[P_OOM].events = POLLIN | POLLPRI;
+	pfd[P_MSG].fd = L->msgs_done ? -1 : w->child->msg_rd;
+}
+
+/* One of init's messages while it runs (the rest are drained at its end). */
+static void on_init_msg(struct loop *L)
+{
+	struct ward_msg m;
+	ssize_t n = read(L->w->child->msg_rd, &m, sizeof(m));
+
+	if (n < 0 && errno == EINTR)
+		return;
+	if (n != (ssize_t)sizeof(m)) {
+		L->msgs_done = true;
+		return;
+	}
+	on_message(L->o, &m);
+	/* Not when ward stopped the run: then the kill decides. */
+	if (m.kind == WARD_MSG_ALONE && L->w->alone && !L->alone_told &&
+	    L->o->stop == WARD_STOP_NONE) {
+		L->alone_told = true;
+		L->w->alone(L->w->arg);
+	}
 }
 
 /* The courier's word: a fixed-size message whose kind alone is acted on. */
@@ -272,6 +306,14 @@ static void on_courier(struct loop *L)
 		return;
 	if (n == (ssize_t)sizeof(m) && m.kind == WARD_C_OUTPUT) {
 		stop_run(L, WARD_STOP_OUTPUT);
+		return;
+	}
+	/* The answer to a GONE told early (alone): the courier has nothing
+	 * more to say until the facts; kept for deliver. */
+	if (n == (ssize_t)sizeof(m) && m.kind == WARD_C_EMPTIED &&
+	    L->alone_told) {
+		L->w->emptied = true;
+		L->w->courier = -1;
 		return;
 	}
 	if (n > 0)
@@ -331,15 +373,25 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 		if (pfd[P_TIMER].revents)
 			on_timer(&L);
 		if (pfd[P_NSOCK].revents) {
+			int stub;
+
 			L.listener = ward_recv_fd(w->notify_sock);
+			stub = L.listener >= 0 && w->dns_stub
+				   ? ward_recv_fd(w->notify_sock)
+				   : -1;
 			close(w->notify_sock);
 			w->notify_sock = -1;
 			/* Without the broker nothing answers: a call the
 			 * program sends to it would wait for ever. */
 			if (L.listener >= 0 &&
 			    (!w->broker ||
-			     ward_broker_listen(w->broker, L.listener) < 0))
+			     ward_broker_listen(w->broker, L.listener) < 0 ||
+			     (w->dns_stub &&
+			      ward_broker_give(w->broker, WARD_S_DNS, stub) <
+				  0)))
 				stop_run(&L, WARD_STOP_BROKER);
+			if (stub >= 0)
+				close(stub);
 		}
 		if (pfd[P_BROKER].revents)
 			on_broker(&L);
@@ -348,6 +400,9 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 		if (pfd[P_OOM].revents && w->cg &&
 		    ward_cg_oom_killed(w->cg, w->oom))
 			stop_run(&L, WARD_STOP_OOM);
+		/* Last: a kill decided in this round comes first. */
+		if (pfd[P_MSG].revents && !L.init_done)
+			on_init_msg(&L);
 	}
 	if (L.tfd >= 0)
 		close(L.tfd);

@@ -51,8 +51,17 @@ struct ward_watch {
 	int courier;	   /* the courier's messages, or -1 */
 	int oom;	   /* ward_cg_oom_watch, or -1 */
 	int notify_sock;   /* the seccomp listener comes here; -1 */
+	bool dns_stub;	   /* ... then the DNS stub's socket (names) */
 	struct ward_broker_proc *broker; /* NULL: none */
 	struct ward_cgroup *cg;		 /* NULL or inactive: no cgroup */
+	/* Called once when init says it is alone (WARD_MSG_ALONE: the
+	 * target has ended and no other process of the sandbox is left)
+	 * and ward did not stop the run: init is ending, the loop still
+	 * waits for it. NULL: none. */
+	void (*alone)(void *arg);
+	void *arg;
+	bool emptied; /* out: the courier's EMPTIED came during the loop
+			 (the answer to a GONE told by alone) */
 };
 
 /* Supervise until init has ended and its messages are read. Closes the

@@ -6,6 +6,7 @@
 
 #include "bpf_run.h"
 #include "broker_net.h"
+#include "dns.h"
 #include "fdpass.h"
 #include "notif.h"
 #include "recording.h"
@@ -212,7 +213,7 @@ static double seconds(void)
  * (false). */
 static bool serve(struct ward_broker *b)
 {
-	struct pollfd pfd[2 + WARD_PENDING_MAX];
+	struct pollfd pfd[3 + WARD_PENDING_MAX];
 	struct ward_pending *which[WARD_PENDING_MAX];
 	double tokens = BURST, last = seconds();
 	bool hup = false, held = false;
@@ -237,13 +238,16 @@ static bool serve(struct ward_broker *b)
 		pfd[1] = (struct pollfd){
 		    b->listener >= 0 && !hup && !held ? b->listener : -1,
 		    POLLIN, 0};
+		/* The DNS stub's queries count against the same flood
+		 * control as the notifications. */
+		pfd[2] = (struct pollfd){held ? -1 : b->dns_stub, POLLIN, 0};
 		for (size_t i = 0; i < WARD_PENDING_MAX; i++)
 			if (b->pend[i].used) {
 				which[np] = &b->pend[i];
-				pfd[2 + np++] = (struct pollfd){b->pend[i].sock,
+				pfd[3 + np++] = (struct pollfd){b->pend[i].sock,
 								POLLOUT, 0};
 			}
-		n = poll(pfd, 2 + np, timeout);
+		n = poll(pfd, 3 + np, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -261,6 +265,9 @@ static bool serve(struct ward_broker *b)
 			if (byte == WARD_S_LISTENER && fd >= 0 &&
 			    b->listener < 0)
 				b->listener = fd;
+			else if (byte == WARD_S_DNS && fd >= 0 &&
+				 b->dns_stub < 0 && b->policy->net.nnames)
+				b->dns_stub = fd;
 			else if (fd >= 0)
 				close(fd);
 			if (byte == WARD_S_END)
@@ -272,8 +279,12 @@ static bool serve(struct ward_broker *b)
 		} else if (pfd[1].revents) {
 			hup = true; /* no task of the filter is left */
 		}
+		if (pfd[2].revents & POLLIN) {
+			ward_dns_serve(b);
+			tokens -= 1;
+		}
 		for (size_t i = 0; i < np; i++)
-			if (pfd[2 + i].revents)
+			if (pfd[3 + i].revents)
 				ward_broker_pending_done(b, which[i], false);
 	}
 }
@@ -306,6 +317,8 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 	    .payload = payload,
 	    .record_fd = c->record_fd,
 	    .rec = c->record_fd >= 0 ? &rec : NULL,
+	    .dns_stub = -1,
+	    .dns_upstream = c->dns_upstream,
 	};
 	ward_err err = {0};
 	char byte = 0;

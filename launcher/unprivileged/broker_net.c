@@ -39,6 +39,7 @@
  */
 #include "broker_net.h"
 
+#include "dns.h"
 #include "records.h"
 #include "sockaddr.h"
 #include "unixpath.h"
@@ -48,6 +49,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -544,12 +546,19 @@ static int do_connect(struct ward_broker *b, struct call *c)
 	struct ward_net_record r = rec_of(c, WARD_NC_CONNECT);
 	bool ip = c->s.domain == AF_INET || c->s.domain == AF_INET6;
 	uint8_t proto = proto_of(&c->s);
+	const char *name = NULL;
 
 	if (c->s.host)
 		return connect_again(b, c, &r);
 	if (ip && c->a.family) {
+		/* An address rule, or an address an answer for an allowed
+		 * name gave during this run (dns.h). */
 		if (proto && ward_addr_allowed(&b->policy->net, &c->a, proto))
 			return connect_out(b, c, &r);
+		if (proto == IPPROTO_TCP && ward_dns_learned(b, &c->a, &name)) {
+			snprintf(r.name, sizeof(r.name), "%s", name);
+			return connect_out(b, c, &r);
+		}
 		if (ward_addr_local(&c->a)) {
 			/* The sandbox's own loopback, in its own
 			 * namespace. */

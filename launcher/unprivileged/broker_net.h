@@ -50,6 +50,8 @@ struct ward_broker {
 	uint8_t *payload; /* a datagram's copy, 64 KiB */
 	int record_fd;	  /* --record FILE: a recording run; else -1 */
 	struct ward_recording *rec; /* what it saw (recording.h) */
+	int dns_stub;	  /* names: the stub's socket (dns.h); -1 */
+	int dns_upstream; /* names: to the host's resolver; -1 */
 };
 
 /* Check that this kernel has what the socket broker needs (or refuse the

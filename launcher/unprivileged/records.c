@@ -41,7 +41,8 @@ static bool same(const struct ward_net_record *a,
 	       a->family == b->family && a->proto == b->proto &&
 	       a->port == b->port && a->domain == b->domain &&
 	       a->type == b->type && a->nr == b->nr && a->err == b->err &&
-	       !memcmp(a->addr, b->addr, sizeof(a->addr));
+	       !memcmp(a->addr, b->addr, sizeof(a->addr)) &&
+	       !strcmp(a->name, b->name);
 }
 
 void ward_record_net(struct ward_broker_facts *f,

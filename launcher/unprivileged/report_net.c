@@ -140,8 +140,63 @@ static void put_attempt(FILE *f, const struct ward_report *r,
 			n->type);
 	fputs(", \"errno\": ", f);
 	put_errno(f, n->err);
+	/* Allowed by a name rule: the name whose answer gave the address. */
+	fputs(", \"name\": ", f);
+	ward_json_str(f, n->name[0] ? n->name : NULL);
 	fprintf(f, ", \"count\": %llu", (unsigned long long)n->count);
 	put_first(f, &n->first);
+	fputc('}', f);
+}
+
+static const char *dns_verdict(uint8_t v)
+{
+	return v == WARD_DNS_ANSWERED	 ? "answered"
+	       : v == WARD_DNS_REFUSED	 ? "refused"
+	       : v == WARD_DNS_FAILED	 ? "failed"
+	       : v == WARD_DNS_MALFORMED ? "malformed"
+					 : NULL;
+}
+
+static void put_addr_list(FILE *f, uint8_t n, const uint8_t *fam,
+			  size_t fstride, const uint8_t *addr, size_t astride)
+{
+	fputc('[', f);
+	for (uint8_t i = 0; i < n; i++) {
+		char a[INET6_ADDRSTRLEN] = "";
+
+		inet_ntop(fam[i * fstride] == 4 ? AF_INET : AF_INET6,
+			  addr + i * astride, a, sizeof(a));
+		fputs(i ? ", " : "", f);
+		ward_json_str(f, a);
+	}
+	fputc(']', f);
+}
+
+/* A query the DNS stub answered (docs/spec.md 5.11). */
+static void put_query(FILE *f, const struct ward_dns_record *q)
+{
+	fputs("{\"name\": ", f);
+	ward_json_str(f, q->name);
+	fputs(", \"type\": ", f);
+	if (q->qtype == 1 || q->qtype == 28)
+		ward_json_str(f, q->qtype == 1 ? "A" : "AAAA");
+	else
+		fprintf(f, "%u", q->qtype);
+	fputs(", \"verdict\": ", f);
+	ward_json_str(f, dns_verdict(q->verdict));
+	fputs(", \"addresses\": ", f);
+	put_addr_list(f, q->naddrs, q->family, 1, q->addr[0],
+		      sizeof(q->addr[0]));
+	fputs(", \"blocked\": ", f);
+	put_addr_list(f, q->nblocked, q->blocked[0], sizeof(q->blocked[0]),
+		      q->blocked[0] + 1, sizeof(q->blocked[0]));
+	fputs(", \"ttl\": ", f);
+	ward_json_u64_or_null(f,
+			      q->verdict == WARD_DNS_ANSWERED &&
+				  (q->qtype == 1 || q->qtype == 28),
+			      q->ttl);
+	fprintf(f, ", \"count\": %llu", (unsigned long long)q->count);
+	put_first(f, &q->first);
 	fputc('}', f);
 }
 
@@ -235,6 +290,21 @@ void ward_report_network(FILE *f, const struct ward_report *r)
 	}
 	fputs(", \"attempts_dropped\": ", f);
 	ward_json_u64_or_null(f, b, b ? b->net_dropped : 0);
+	/* Names: every query of the stub's. */
+	fputs(", \"dns\": ", f);
+	if (!b || !list || !r->policy->net.nnames) {
+		fputs("null", f);
+	} else {
+		fputc('[', f);
+		for (uint32_t i = 0; i < b->ndns; i++) {
+			fputs(i ? ", " : "", f);
+			put_query(f, &b->dns[i]);
+		}
+		fputc(']', f);
+	}
+	fputs(", \"dns_dropped\": ", f);
+	ward_json_u64_or_null(f, b && list && r->policy->net.nnames,
+			      b ? b->dns_dropped : 0);
 	fputs(", \"broker\": ", f);
 	if (!r->broker || !r->started) {
 		fputs("null", f);

@@ -715,8 +715,8 @@ static void test_refuse_arch(void **state)
 
 static void test_refuse_header_fields(void **state)
 {
-	edit32(16, WARD_REQ_ALL | (1u << 10), true,
-	       "blob: unknown requirement bits 0x400");
+	edit32(16, WARD_REQ_ALL | (1u << 20), true,
+	       "blob: unknown requirement bits 0x100000");
 	edit32(16, 0x80000000u, true,
 	       "blob: unknown requirement bits 0x80000000");
 	edit32(20, 1, true, "blob: header reserved field is not zero");
@@ -1062,7 +1062,7 @@ struct pcase {
 
 /* header, through the policy */
 EDIT(e_arch, s->p.arch = s->p.seccomp.arch = 3)
-EDIT(e_req, s->p.requirements |= 1u << 10)
+EDIT(e_req, s->p.requirements |= 1u << 20)
 /* meta */
 EDIT(e_name_empty, s->p.meta.policy_name = "")
 EDIT(e_name_char, s->p.meta.policy_name = "py thon")
@@ -1184,7 +1184,7 @@ EDIT(e_cmp_mask, s->cmps[0].mask = 1)
 #define ST "blob: section "
 static struct pcase pcases[] = {
     {"arch", e_arch, "blob: unknown arch 0x00000003"},
-    {"requirements", e_req, "blob: unknown requirement bits 0x400"},
+    {"requirements", e_req, "blob: unknown requirement bits 0x100000"},
     {"policy name empty", e_name_empty, ST "0 (meta): policy name is empty"},
     {"policy name char", e_name_char,
      ST "0 (meta): policy name contains a character outside "

@@ -38,6 +38,7 @@ static const char *const profiles[] = {
     "stdlib-policies/python.ward", "stdlib-policies/agent-net.ward",
     "stdlib-policies/cc.ward",	   "stdlib-policies/node.ward",
     "stdlib-policies/shell.ward",  "stdlib-policies/strict.ward",
+    "tests/net/names.ward", /* allow rules by name (issue 22) */
 };
 
 /* One run of mutations over one profile. */
@@ -320,6 +321,7 @@ static void mutate_net(struct run *r)
 	const struct ward_net *n = &r->base->net;
 	struct ward_net_rule *rules;
 	struct ward_net_host *hosts;
+	struct ward_net_name *names;
 
 	r->m.net.mode ^= 1;
 	expect(r, "network", "mode");
@@ -377,6 +379,32 @@ static void mutate_net(struct run *r)
 	r->m.net.hosts = hosts;
 	r->m.net.nhosts++;
 	expect(r, "network", "host added");
+	for (uint32_t i = 0; i < n->nnames; i++) {
+#define NAME()                                                                 \
+	(names = DUP(r, n->names, n->nnames), r->m.net.names = names, names)
+		NAME()[i].name = "other.example";
+		expect(r, "network", "name %u: name", i);
+		NAME()[i].proto ^= 6 ^ 17;
+		expect(r, "network", "name %u: proto", i);
+		NAME()[i].flags ^= WARD_NET_NAME_WILDCARD;
+		expect(r, "network", "name %u: flags", i);
+		NAME()[i].port_lo ^= 1;
+		expect(r, "network", "name %u: port_lo", i);
+		NAME()[i].port_hi ^= 1;
+		expect(r, "network", "name %u: port_hi", i);
+		NAME()[i] = n->names[n->nnames - 1];
+		r->m.net.nnames--;
+		expect(r, "network", "name %u: removed", i);
+#undef NAME
+	}
+	names = DUP1(r, n->names, n->nnames);
+	names[n->nnames] = (struct ward_net_name){.name = "added.example",
+						  .proto = 6,
+						  .port_lo = 443,
+						  .port_hi = 443};
+	r->m.net.names = names;
+	r->m.net.nnames++;
+	expect(r, "network", "name added");
 }
 
 static void mutate_net_bpf(struct run *r)
@@ -720,18 +748,18 @@ static void test_fields_known(void **state)
 		size_t size, known;
 	} s[] = {
 #define S(t, n) {#t, sizeof(struct t), n}
-	    S(ward_policy, 552),       S(ward_meta, 48),
-	    S(ward_identity, 32),      S(ward_env_var, 16),
-	    S(ward_mount, 56),	       S(ward_limits, 8 + 8 * WARD_LIM_COUNT),
-	    S(ward_net, 88),	       S(ward_net_rule, 24),
-	    S(ward_net_host, 32),      S(ward_net_bpf, 48),
-	    S(ward_net_map, 40),       S(ward_net_prog, 24),
-	    S(ward_net_reloc, 8),      S(ward_bpf_insn, 8),
-	    S(ward_seccomp, 24),       S(ward_rules, 32),
-	    S(ward_syscall_rule, 48),  S(ward_cond_rule, 24),
-	    S(ward_cmp, 24),	       S(ward_action, 12),
-	    S(ward_export_rule, 56),   S(ward_landlock, 40),
-	    S(ward_landlock_rule, 24),
+	    S(ward_policy, 568),   S(ward_meta, 48),
+	    S(ward_identity, 32),  S(ward_env_var, 16),
+	    S(ward_mount, 56),	   S(ward_limits, 8 + 8 * WARD_LIM_COUNT),
+	    S(ward_net, 104),	   S(ward_net_rule, 24),
+	    S(ward_net_host, 32),  S(ward_net_bpf, 48),
+	    S(ward_net_name, 16),  S(ward_net_map, 40),
+	    S(ward_net_prog, 24),  S(ward_net_reloc, 8),
+	    S(ward_bpf_insn, 8),   S(ward_seccomp, 24),
+	    S(ward_rules, 32),	   S(ward_syscall_rule, 48),
+	    S(ward_cond_rule, 24), S(ward_cmp, 24),
+	    S(ward_action, 12),	   S(ward_export_rule, 56),
+	    S(ward_landlock, 40),  S(ward_landlock_rule, 24),
 #undef S
 	};
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)

@@ -1,0 +1,272 @@
+#!/bin/sh
+# tests/net/names.sh: allow rules by domain name, the DNS stub and the
+# connections its answers lead to (issue 22; docs/spec.md 5.11), root and
+# rootless (uid 65534). Root only (it makes network namespaces). One line
+# per test: "PASS name" or "FAIL name: why".
+#
+# The test's own little internet, made here and removed on every path:
+#
+#   sbx (where ward runs) ── veth ── srv   10.78.1.2: the test's DNS server
+#        10.78.1.1/24                       (tests/net/dnsserver.py) and TCP
+#        169.254.0.0/16 routed there        hosts on 443, 8443 and 8080;
+#                                           10.78.1.3:443, an address no
+#                                           answer gives; 169.254.169.254:443,
+#                                           the "metadata server"
+#
+# sbx has no default route (checked first), and its resolv.conf
+# (/etc/netns/NAME/resolv.conf, which `ip netns exec` mounts) names
+# 10.78.1.2: the host's resolver, as ward sees it. The zone answers
+# index.test, a.files.test, meta.files.test (169.254.169.254) and other.test
+# (which ward must never ask for), and logs every query and connection.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+export WARD_MAX_SANDBOXES="${WARD_MAX_SANDBOXES:-0}"
+WARDC=${WARDC:-$top/$BUILD/wardc}
+WARD=${WARD:-$top/$BUILD/ward}
+CC=${CC:-cc}
+PY=/usr/bin/python3
+
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIP net-names: needs root (network namespaces)"
+	exit 0
+fi
+id=$$
+S=wnm-sbx-$id
+SRV=wnm-srv-$id
+T=$(mktemp -d /tmp/ward-names.XXXXXX) || exit 1
+chmod 755 "$T"
+bgpids=
+cleanup() {
+	for p in $bgpids; do kill "$p" 2>/dev/null; done
+	for p in $bgpids; do wait "$p" 2>/dev/null; done
+	ip netns del "$S" 2>/dev/null
+	ip netns del "$SRV" 2>/dev/null
+	rm -rf "/etc/netns/$S" "$T"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+failures=0
+pass() { echo "PASS net-names/$1"; }
+fail() {
+	echo "FAIL net-names/$1: $2"
+	failures=$((failures + 1))
+}
+
+# ------------------------------------------------------------ tools
+mkdir -p "$T/tools" "$T/rep" && chmod 755 "$T/tools" && chmod 777 "$T/rep"
+if ! "$CC" -O2 -Wall -Werror -o "$T/tools/nameprobe" "$top/tests/net/nameprobe.c" 2>"$T/cc.log"; then
+	fail build/nameprobe "$(head -c 300 "$T/cc.log")"
+	exit 1
+fi
+chmod 755 "$T/tools/nameprobe"
+if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/names.ward" \
+	-o "$T/names.wardb" 2>"$T/cc.log"; then
+	fail build/policy "$(head -c 300 "$T/cc.log")"
+	exit 1
+fi
+chmod 644 "$T/names.wardb"
+
+# ------------------------------------------------------------ the internet
+setup_net() {
+	ip netns add "$S" && ip netns add "$SRV" &&
+		ip -n "$S" link set lo up && ip -n "$SRV" link set lo up &&
+		ip -n "$S" link add v-srv type veth peer name eth0 netns "$SRV" &&
+		ip -n "$S" addr add 10.78.1.1/24 dev v-srv &&
+		ip -n "$SRV" addr add 10.78.1.2/24 dev eth0 &&
+		ip -n "$SRV" addr add 10.78.1.3/24 dev eth0 &&
+		ip -n "$SRV" addr add 169.254.169.254/16 dev eth0 &&
+		ip -n "$S" link set v-srv up && ip -n "$SRV" link set eth0 up &&
+		ip -n "$S" route add 169.254.0.0/16 dev v-srv
+}
+if ! setup_net 2>"$T/ip.log"; then
+	fail setup/namespaces "$(head -c 300 "$T/ip.log")"
+	exit 1
+fi
+for a in 1.1.1.1 10.0.0.1 192.168.1.1 172.16.0.1 2001:4860:4860::8888; do
+	if ip netns exec "$S" ip route get "$a" >/dev/null 2>&1; then
+		fail setup/isolated "sbx routes $a: stopping before any test"
+		exit 1
+	fi
+done
+pass setup/isolated
+mkdir -p "/etc/netns/$S" && echo "nameserver 10.78.1.2" >"/etc/netns/$S/resolv.conf"
+
+ZONE=index.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
+ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/srv.ready" \
+	10.78.1.2 "$ZONE" 10.78.1.2:443 10.78.1.2:8443 10.78.1.2:8080 \
+	10.78.1.3:443 169.254.169.254:443 2>"$T/srv.err" &
+bgpids="$bgpids $!"
+i=0
+while [ ! -f "$T/srv.ready" ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ ! -f "$T/srv.ready" ]; then
+	fail setup/servers "not ready: $(head -c 300 "$T/srv.err")"
+	exit 1
+fi
+
+nrep=0
+rep=
+# run MODE PROG ARGS...: one run of ward in sbx; its report in $rep
+# (chosen before, by newrep: run is called in $(...)).
+newrep() {
+	nrep=$((nrep + 1))
+	rep=$T/rep/w$nrep.json
+}
+run() {
+	m=$1
+	shift
+	if [ "$m" = root ]; then
+		ip netns exec "$S" timeout 30 "$WARD" --report "$rep" \
+			--slot tools="$T/tools" "$T/names.wardb" -- "$@"
+	else
+		ip netns exec "$S" timeout 30 setpriv --reuid=65534 --regid=65534 \
+			--clear-groups "$WARD" --report "$rep" \
+			--slot tools="$T/tools" "$T/names.wardb" -- "$@"
+	fi
+}
+in_report() {
+	"$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$rep" 2>/dev/null
+}
+query() { # NAME TYPE VERDICT: a query of the report's
+	echo "any(q['name'] == '$1' and q['type'] == '$2' and q['verdict'] == '$3' for q in r['network']['dns'])"
+}
+# seen PATTERN: lines of the servers' log since the mark
+mark() { n_log=$(wc -l <"$T/srv.log"); }
+seen() { tail -n +$((n_log + 1)) "$T/srv.log" | grep -c -- "$1"; }
+
+for m in root rootless; do
+	# An allowed name resolves (through the stub, which asks the test's
+	# server) and connects, exact and by wildcard.
+	for name in index.test a.files.test; do
+		mark
+		newrep
+		out=$(run $m /tools/nameprobe connect $name 443 2>"$T/w.err")
+		if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] &&
+			[ "$(seen "accept 10.78.1.2:443")" = 1 ] &&
+			[ "$(seen "query $name 1 10.78.1.1")" -ge 1 ] &&
+			in_report "$(query $name A answered) and any(q['addresses'] == ['10.78.1.2'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '10.78.1.2' and a['port'] == 443 and a['name'] == '$name' for a in r['network']['attempts'])"; then
+			pass $m/allowed/$name
+		else
+			fail $m/allowed/$name "got '$out' ($(head -c 300 "$T/w.err")), log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';')"
+		fi
+	done
+
+	# other.test: no address, on the record, never asked of the server.
+	mark
+	newrep
+	out=$(run $m /tools/nameprobe resolve other.test 2>"$T/w.err")
+	if [ "$out" = "noaddr EAI_NONAME" ] && [ "$(seen "query other.test")" = 0 ] &&
+		in_report "$(query other.test A refused)"; then
+		pass $m/other-name-no-address
+	else
+		fail $m/other-name-no-address "got '$out', server asked $(seen "query other.test") times"
+	fi
+
+	# An address no answer gave: refused, no packet reached it.
+	mark
+	newrep
+	out=$(run $m /bin/sh -c "/tools/nameprobe connect index.test 443 >/dev/null; /tools/nameprobe connectip 10.78.1.3 443" 2>"$T/w.err")
+	if [ "$out" = "refused EPERM" ] && [ "$(seen "accept 10.78.1.3")" = 0 ]; then
+		pass $m/unanswered-address-refused
+	else
+		fail $m/unanswered-address-refused "got '$out', accepted $(seen "accept 10.78.1.3")"
+	fi
+
+	# An allowed name's address on a port its rule does not name.
+	mark
+	newrep
+	out=$(run $m /tools/nameprobe connect index.test 8443 2>"$T/w.err")
+	if [ "$out" = "refused EPERM" ] && [ "$(seen "accept 10.78.1.2:8443")" = 0 ]; then
+		pass $m/name-other-port-refused
+	else
+		fail $m/name-other-port-refused "got '$out'"
+	fi
+
+	# A literal rule keeps working beside the names.
+	newrep
+	out=$(run $m /tools/nameprobe connectip 10.78.1.2 8080 2>"$T/w.err")
+	if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ]; then
+		pass $m/literal-rule
+	else
+		fail $m/literal-rule "got '$out' ($(head -c 300 "$T/w.err"))"
+	fi
+
+	# A query sent straight to the test's DNS server: refused.
+	mark
+	newrep
+	out=$(run $m /tools/nameprobe rawdns 10.78.1.2 index.test 2>"$T/w.err")
+	if [ "$out" = "noanswer EPERM" ] && [ "$(seen "query index.test")" = 0 ]; then
+		pass $m/direct-dns-refused
+	else
+		fail $m/direct-dns-refused "got '$out', server saw $(seen "query index.test")"
+	fi
+
+	# An answer naming the metadata address: not passed back, never
+	# reachable (not even after the answer, by address).
+	mark
+	newrep
+	out=$(run $m /bin/sh -c "/tools/nameprobe resolve meta.files.test; /tools/nameprobe connectip 169.254.169.254 443" 2>"$T/w.err")
+	if [ "$(echo $out)" = "noaddr EAI_NODATA refused EPERM" ] &&
+		[ "$(seen "accept 169.254.169.254")" = 0 ] &&
+		in_report "any(q['name'] == 'meta.files.test' and q['blocked'] == ['169.254.169.254'] and q['addresses'] == [] for q in r['network']['dns'])"; then
+		pass $m/metadata-answer-not-reachable
+	else
+		fail $m/metadata-answer-not-reachable "got '$(echo $out)', accepted $(seen "accept 169.254.169.254")"
+	fi
+
+	# Repeated queries are counted, with their first time.
+	newrep
+	run $m /bin/sh -c "/tools/nameprobe resolve index.test; /tools/nameprobe resolve index.test" >/dev/null 2>&1
+	if in_report "any(q['name'] == 'index.test' and q['type'] == 'A' and q['count'] >= 2 and q['first'] for q in r['network']['dns']) and r['network']['dns_dropped'] == 0"; then
+		pass $m/queries-counted
+	else
+		fail $m/queries-counted "$(grep -o '"dns": [^]]*]' "$rep" | head -c 300)"
+	fi
+done
+
+# getaddrinfo(AF_UNSPEC) asks A and AAAA at once on one socket: both
+# answered (AAAA empty here), both on the record.
+newrep
+out=$(run rootless getent ahosts index.test 2>"$T/w.err" | awk '{print $1}' | sort -u | tr '\n' ' ')
+if [ "$out" = "10.78.1.2 " ] && in_report "$(query index.test A answered) and $(query index.test AAAA answered)"; then
+	pass rootless/a-and-aaaa
+else
+	fail rootless/a-and-aaaa "got '$out' ($(head -c 200 "$T/w.err"))"
+fi
+
+# A name asked in another case, with the root's dot: the same name.
+newrep
+out=$(run rootless /tools/nameprobe connect INDEX.Test. 443 2>"$T/w.err")
+if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] && in_report "$(query index.test A answered)"; then
+	pass rootless/case-and-dot
+else
+	fail rootless/case-and-dot "got '$out'"
+fi
+
+# A flood of names: every query answered (NXDOMAIN), the record capped at
+# 64 entries and the rest counted, the test's server asked for none.
+mark
+newrep
+out=$(run rootless /bin/sh -c 'i=0; while [ $i -lt 80 ]; do /tools/nameprobe resolve n$i.flood.test; i=$((i + 1)); done' 2>"$T/w.err" | grep -c "noaddr EAI_NONAME")
+if [ "$out" = 80 ] && [ "$(seen "flood.test")" = 0 ] &&
+	in_report "len(r['network']['dns']) == 64 and r['network']['dns_dropped'] >= 16"; then
+	pass rootless/query-flood-capped
+else
+	fail rootless/query-flood-capped "$out answered, $(grep -o '"dns_dropped": [0-9]*' "$rep")"
+fi
+
+# The TTL: an answer of TTL 0 serves for the floor (5 s), then the address
+# is no longer reachable by that answer.
+mark
+newrep
+out=$(run rootless /bin/sh -c "/tools/nameprobe resolve brief.files.test >/dev/null; /tools/nameprobe connectip 10.78.1.2 443; sleep 6; /tools/nameprobe connectip 10.78.1.2 443" 2>"$T/w.err")
+if [ "$(echo $out)" = "ok 10.78.1.2 hello 10.78.1.2 refused EPERM" ]; then
+	pass rootless/ttl-expires
+else
+	fail rootless/ttl-expires "got '$(echo $out)'"
+fi
+
+[ "$failures" = 0 ]
