@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: MIT
+# ward's Python session driver (docs/spec.md 7.5): standard library only.
+#
+# Runs in the sandbox as the run's program. Reads `exec CELL B64` and
+# `interrupt CELL` lines on stdin; runs each cell in one namespace (state
+# survives between cells); sends what fds 1 and 2 receive during the cell
+# (subprocesses included) as `out`/`err` chunks and the cell's end as
+# `done`, on a copy of the original stdout. An interrupt raises
+# KeyboardInterrupt in the main thread (SIGINT through pthread_kill).
+# Nothing here is trusted by ward: the server checks every line.
+import ast
+import base64
+import os
+import resource
+import select
+import signal
+import sys
+import threading
+import traceback
+
+PROTO = os.fdopen(os.dup(1), "wb", buffering=0)
+LOCK = threading.Lock()
+STATE = {"cell": 0}
+MAIN = threading.get_ident()
+CMDS = []
+CMD_READY = threading.Condition()
+
+
+def b64(data):
+    if isinstance(data, str):
+        data = data.encode("utf-8", "backslashreplace")
+    return base64.b64encode(data).decode("ascii") if data else "-"
+
+
+def send(line):
+    PROTO.write(line.encode("ascii") + b"\n")
+
+
+def fionread(fd):
+    import fcntl
+    import struct
+    import termios
+
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
+
+
+# fds 1 and 2 become pipes this driver reads: what a cell prints, even a
+# subprocess, reaches the caller as chunks of that cell.
+pipes = []
+for fd in (1, 2):
+    r, w = os.pipe()
+    os.dup2(w, fd)
+    os.close(w)
+    pipes.append(r)
+sys.stdout = open(1, "w", buffering=1, closefd=False)
+sys.stderr = open(2, "w", buffering=1, closefd=False)
+
+
+def pump():
+    kinds = {pipes[0]: "out", pipes[1]: "err"}
+    while True:
+        ready, _, _ = select.select(pipes, [], [])
+        for fd in ready:
+            with LOCK:
+                data = os.read(fd, 32768)
+                if data:
+                    send("%s %d %s" % (kinds[fd], STATE["cell"], b64(data)))
+
+
+def control():
+    for raw in sys.stdin.buffer:
+        words = raw.decode("ascii", "replace").split()
+        with CMD_READY:
+            if len(words) == 3 and words[0] == "exec":
+                code = b"" if words[2] == "-" else base64.b64decode(words[2])
+                CMDS.append((int(words[1]), code.decode("utf-8", "replace")))
+                CMD_READY.notify()
+            elif len(words) == 2 and words[0] == "interrupt":
+                if int(words[1]) == STATE["cell"] and STATE.get("running"):
+                    signal.pthread_kill(MAIN, signal.SIGINT)
+    with CMD_READY:
+        CMDS.append(None)
+        CMD_READY.notify()
+
+
+def usage():
+    s = resource.getrusage(resource.RUSAGE_SELF)
+    c = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime), max(
+        s.ru_maxrss, c.ru_maxrss
+    )
+
+
+def run_cell(code, ns, cell):
+    """(status, result repr, exception name, message, traceback)"""
+    try:
+        tree = ast.parse(code, "<cell %d>" % cell, "exec")
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, "<cell %d>" % cell, "exec"), ns)
+        value = None
+        if last is not None:
+            value = eval(compile(last, "<cell %d>" % cell, "eval"), ns)
+        return "ok", (None if value is None else repr(value)), "", "", ""
+    except KeyboardInterrupt as e:
+        return "interrupted", None, "KeyboardInterrupt", str(e), cell_tb(e)
+    except BaseException as e:  # SystemExit too: the session goes on
+        return "error", None, type(e).__name__, str(e), cell_tb(e)
+
+
+def cell_tb(e):
+    """The traceback from the cell's own frames (not the driver's)."""
+    return "".join(traceback.format_exception(type(e), e, e.__traceback__.tb_next))
+
+
+def drain():
+    sys.stdout.flush()
+    sys.stderr.flush()
+    while True:
+        with LOCK:
+            if all(fionread(fd) == 0 for fd in pipes):
+                return
+        select.select(pipes, [], [], 0.001)
+
+
+def main():
+    ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    threading.Thread(target=pump, daemon=True).start()
+    threading.Thread(target=control, daemon=True).start()
+    send("ready")
+    while True:
+        try:
+            with CMD_READY:
+                while not CMDS:
+                    CMD_READY.wait()
+                cmd = CMDS.pop(0)
+            if cmd is None:
+                return
+            cell, code = cmd
+            cpu0, _ = usage()
+            with LOCK:
+                STATE["cell"] = cell
+                STATE["running"] = True
+            status, value, name, msg, tb = run_cell(code, ns, cell)
+            STATE["running"] = False
+            drain()
+            cpu1, rss = usage()
+            with LOCK:
+                send(
+                    "done %d %s %d %d %s %s %s %s"
+                    % (cell, status, int((cpu1 - cpu0) * 1e6), rss,
+                       b64(value or ""), b64(name), b64(msg), b64(tb))
+                )
+        except KeyboardInterrupt:
+            # An interrupt that came after its cell's end: nothing to stop.
+            STATE["running"] = False
+            continue
+
+
+main()
