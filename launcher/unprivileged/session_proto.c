@@ -191,3 +191,51 @@ int ward_dline_parse(const char *line, size_t len, struct ward_dline *d)
 	}
 	return p == end ? 0 : -1;
 }
+
+int ward_sdenial_next(const char *report, const char **it, const char **obj,
+		      size_t *len, const char **first, size_t *first_len)
+{
+	static const char head[] = "\"denials\": {\"seccomp\": [";
+	static const char key[] = "\"first\": \"";
+	const char *p = *it, *e, *f;
+
+	if (!p) {
+		p = strstr(report, head);
+		if (!p)
+			return 0;
+		p += strlen(head);
+	}
+	while (*p == ',' || *p == ' ')
+		p++;
+	/* An object of the array holds no brace: its strings are names,
+	 * numbers in hex and times. */
+	if (*p != '{' || !(e = strchr(p, '}')))
+		return 0;
+	*obj = p;
+	*len = (size_t)(e - p) + 1;
+	*first = NULL;
+	*first_len = 0;
+	f = memmem(p, *len, key, strlen(key));
+	if (f) {
+		const char *q;
+
+		f += strlen(key);
+		q = memchr(f, '"', (size_t)(e - f));
+		if (q) {
+			*first = f;
+			*first_len = (size_t)(q - f);
+		}
+	}
+	*it = e + 1;
+	return 1;
+}
+
+bool ward_stime_within(const char *t, size_t n, const char *from,
+		       const char *to)
+{
+	size_t lf = strlen(from), lt = strlen(to);
+
+	if (n != lf || n != lt)
+		return false;
+	return memcmp(t, from, n) >= 0 && memcmp(t, to, n) <= 0;
+}

@@ -81,4 +81,16 @@ struct ward_dline {
  * they are decoded by the caller. */
 int ward_dline_parse(const char *line, size_t len, struct ward_dline *d);
 
+/* The run report's seccomp denials, one a call (*it is NULL at first):
+ * 1 with the object's text and its "first" time (NULL if it has none), 0
+ * after the last. The report is ward's own JSON (report.c's spelling);
+ * the scan never leaves the string. */
+int ward_sdenial_next(const char *report, const char **it, const char **obj,
+		      size_t *len, const char **first, size_t *first_len);
+
+/* Whether the RFC 3339 time t (n bytes) is within [from, to], which are
+ * NUL-terminated and of the same form. */
+bool ward_stime_within(const char *t, size_t n, const char *from,
+		       const char *to);
+
 #endif

@@ -840,6 +840,38 @@ static void read_report(struct srv *s, int fd)
 		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)(e - r), r);
 }
 
+/* A cell of the session report: its reply, and the run report's seccomp
+ * denials whose first time is in the cell's (the run keeps one record a
+ * call: a call refused in two cells is in the first one's, with the
+ * count of both). */
+static void print_cell(struct srv *s, const char *body, size_t i)
+{
+	const char *st = strstr(body, "\"started\":\""),
+		   *en = strstr(body, "\"ended\":\"");
+	char from[40] = "", to[40] = "";
+	const char *it = NULL, *obj, *first;
+	size_t len, flen;
+	bool any = false;
+
+	if (st && en) {
+		sscanf(st + strlen("\"started\":\""), "%39[^\"]", from);
+		sscanf(en + strlen("\"ended\":\""), "%39[^\"]", to);
+	}
+	printf("%s%.*s,\"denials\":", i ? "," : "", (int)strlen(body) - 1,
+	       body);
+	if (!s->run_report) {
+		printf("null}");
+		return;
+	}
+	putchar('[');
+	while (ward_sdenial_next(s->run_report, &it, &obj, &len, &first, &flen))
+		if (first && ward_stime_within(first, flen, from, to)) {
+			printf("%s%.*s", any ? "," : "", (int)len, obj);
+			any = true;
+		}
+	printf("]}");
+}
+
 static void session_report(struct srv *s)
 {
 	printf("{\"session\":{\"reason\":");
@@ -851,7 +883,7 @@ static void session_report(struct srv *s)
 	ward_json_bytes(stdout, (const uint8_t *)s->err_tail, s->err_tail_len);
 	printf(",\"cells\":[");
 	for (size_t i = 0; i < s->ncells; i++)
-		printf("%s%s", i ? "," : "", s->cells[i]);
+		print_cell(s, s->cells[i], i);
 	printf("]},\"run\":%s}\n", s->run_report ? s->run_report : "null");
 	fflush(stdout);
 }

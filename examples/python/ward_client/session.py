@@ -153,6 +153,15 @@ class Session:
             on_stderr: Optional[Callable[[bytes], None]] = None) -> Execution:
         wall = int(timeout * 1000) if timeout else 0
         body = struct.pack(">BII", EXEC, wall, max_output) + code.encode()
+        try:
+            return self._run(body, on_stdout, on_stderr)
+        except OSError as err:  # the session is gone
+            e = Execution(0)
+            e.raw = {"status": "session_ended", "reason": str(err)}
+            return e
+
+    def _run(self, body: bytes, on_stdout: Optional[Callable[[bytes], None]],
+             on_stderr: Optional[Callable[[bytes], None]]) -> Execution:
         with self._connect() as s:
             s.sendall(frame(body))
             e = Execution(0)
@@ -201,17 +210,15 @@ class Session:
         return self.report
 
     def cell_denials(self, cell: int) -> List[Dict[str, Any]]:
-        """The run report's seccomp denials whose first time falls in the
-        cell's (the report keeps one record per call, with its first
-        time: a call refused in two cells is the first one's)."""
+        """The policy's seccomp refusals during the cell, as the session
+        report attributes them (after the session: by the first time of
+        each of the run report's records, one a call; a call refused in
+        two cells is the first one's)."""
         rep = self.stop() if self.report is None else self.report
-        cells = {c["cell"]: c for c in rep.get("session", {}).get("cells", [])}
-        c = cells.get(cell)
-        run = rep.get("run") or {}
-        if not c:
-            return []
-        return [d for d in (run.get("denials") or {}).get("seccomp") or []
-                if c["started"] <= (d.get("first") or "") <= c["ended"]]
+        for c in rep.get("session", {}).get("cells", []):
+            if c["cell"] == cell:
+                return c.get("denials") or []
+        return []
 
     def __enter__(self) -> "Session":
         return self
