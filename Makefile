@@ -378,6 +378,7 @@ install: all
 	$(INSTALL) -m 0644 completion/ward.bash $(DESTDIR)$(completiondir)/wardc
 	ln -sf wardc $(DESTDIR)$(completiondir)/ward
 	$(INSTALL) -m 0644 $(DOC_FILES) $(DESTDIR)$(docdir)/
+	$(INSTALL) -m 0644 launcher/session/python_driver.py $(DESTDIR)$(datadir)/ward/
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/wardc $(DESTDIR)$(bindir)/ward
@@ -386,6 +387,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(man5dir)/,$(notdir $(filter %.5,$(MAN_SRC))))
 	rm -f $(DESTDIR)$(completiondir)/wardc $(DESTDIR)$(completiondir)/ward
 	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOC_FILES)))
+	rm -f $(DESTDIR)$(datadir)/ward/python_driver.py
 	@for d in $$(printf '%s\n' $(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS)) | sort -r) \
 		$(DESTDIR)$(stdlibdir) $(DESTDIR)$(datadir)/ward $(DESTDIR)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \

@@ -101,7 +101,7 @@ class Session:
     """A sandbox kept alive under one compiled policy: `ward session
     start` in a child process, and this end of its socket."""
 
-    def __init__(self, proc: subprocess.Popen, path: str) -> None:
+    def __init__(self, proc: "subprocess.Popen[bytes]", path: str) -> None:
         self.proc = proc
         self.path = path
         self.report: Optional[Dict[str, Any]] = None
@@ -138,7 +138,7 @@ class Session:
         """One request; every reply until its answer."""
         with self._connect() as s:
             s.sendall(frame(body))
-            out = []
+            out: List[Dict[str, Any]] = []
             while True:
                 m = read_frame(s)
                 if m is None:
