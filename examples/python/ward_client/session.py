@@ -126,7 +126,11 @@ class Session:
         if not line.startswith("socket "):
             err = proc.stderr.read().decode() if proc.stderr else ""
             proc.wait()
-            raise RuntimeError("ward session start: %s%s" % (line, err))
+            try:  # the session report of a session that never started
+                why = json.loads(line)["session"]["reason"]
+            except (ValueError, KeyError, TypeError):
+                why = line[:200]
+            raise RuntimeError("ward session start (%s): %s" % (why, err))
         return cls(proc, line.split(" ", 1)[1].strip())
 
     def _connect(self) -> socket.socket:
