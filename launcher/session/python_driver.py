@@ -8,6 +8,8 @@
 # `done`, on a copy of the original stdout. An interrupt raises
 # KeyboardInterrupt in the main thread (SIGINT through pthread_kill).
 # Nothing here is trusted by ward: the server checks every line.
+# With --shell (python3 -c SOURCE --shell) a cell is a shell command: its
+# working directory and environment persist from cell to cell.
 import ast
 import base64
 import os
@@ -114,6 +116,48 @@ def cell_tb(e):
     return "".join(traceback.format_exception(type(e), e, e.__traceback__.tb_next))
 
 
+def run_shell_cell(code, state, cell):
+    """A cell of the shell driver (--shell): one /bin/sh per cell, in its
+    own session; its working directory and environment carried to the
+    next cell. An interrupt is SIGINT to the cell's process group, then
+    SIGKILL after a second."""
+    import subprocess
+
+    r, w = os.pipe()
+    script = "%s\n__ward_rc=$?\n{ pwd; env -0; } >&%d\nexit $__ward_rc\n" % (code, w)
+    out = []
+    try:
+        p = subprocess.Popen(["/bin/sh", "-c", script], cwd=state["cwd"],
+                             env=state["env"], stdin=subprocess.DEVNULL,
+                             pass_fds=(w,), start_new_session=True)
+    finally:
+        os.close(w)
+    reader = threading.Thread(target=lambda: out.append(os.fdopen(r, "rb").read()))
+    reader.start()
+    try:
+        rc = p.wait()
+    except KeyboardInterrupt:
+        os.killpg(p.pid, signal.SIGINT)
+        try:
+            p.wait(1)
+        except BaseException:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+        reader.join()
+        return "interrupted", None, "KeyboardInterrupt", "", ""
+    reader.join()
+    cwd, _, env = (out[0] if out else b"").partition(b"\n")
+    if cwd:
+        state["cwd"] = cwd.decode("utf-8", "surrogateescape")
+        state["env"] = dict(
+            kv.decode("utf-8", "surrogateescape").split("=", 1)
+            for kv in env.split(b"\0") if b"=" in kv)
+        state["env"].pop("__ward_rc", None)
+    if rc == 0:
+        return "ok", "0", "", "", ""
+    return "error", str(rc), "ExitStatus", "exit status %d" % rc, ""
+
+
 def drain():
     sys.stdout.flush()
     sys.stderr.flush()
@@ -126,6 +170,8 @@ def drain():
 
 def main():
     ns = {"__name__": "__main__", "__builtins__": __builtins__}
+    shell = "--shell" in sys.argv[1:]
+    state = {"cwd": os.getcwd(), "env": dict(os.environ)}
     threading.Thread(target=pump, daemon=True).start()
     threading.Thread(target=control, daemon=True).start()
     send("ready")
@@ -142,7 +188,10 @@ def main():
             with LOCK:
                 STATE["cell"] = cell
                 STATE["running"] = True
-            status, value, name, msg, tb = run_cell(code, ns, cell)
+            if shell:
+                status, value, name, msg, tb = run_shell_cell(code, state, cell)
+            else:
+                status, value, name, msg, tb = run_cell(code, ns, cell)
             STATE["running"] = False
             drain()
             cpu1, rss = usage()

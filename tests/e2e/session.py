@@ -205,7 +205,29 @@ def oom():
     nothing_left("oom-leaves-nothing", s, rep)
 
 
+def shell():
+    with open(os.path.join(os.path.dirname(__file__),
+                           "../../launcher/session/python_driver.py")) as f:
+        src = f.read()
+    s = Session.start(BLOB, run_args=RUN_ARGS, ward=WARD,
+                      driver=["python3", "-c", src, "--shell"])
+    s.run("cd /tmp; export Y=7")
+    e2 = s.run('echo "$Y"; pwd')
+    t0 = time.monotonic()
+    e3 = s.run("sleep 100", timeout=1)
+    el = time.monotonic() - t0
+    e4 = s.run('echo "$Y"; pwd; exit 3')
+    rep = s.stop()
+    check("shell-cwd-and-env-persist", e2.stdout == b"7\n/tmp\n" and
+          e4.stdout == b"7\n/tmp\n" and e4.status == "error" and
+          e4.result == "3", "%s %s" % (e2.raw, e4.raw))
+    check("shell-cell-wall-interrupts", e3.status == "interrupted" and
+          e3.reason == "wall" and el < 3.5, "%s %.1fs" % (e3.raw, el))
+    nothing_left("shell-leaves-nothing", s, rep)
+
+
 cells()
+shell()
 ignored_interrupt()
 if OOM:
     oom()
