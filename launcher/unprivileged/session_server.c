@@ -844,7 +844,8 @@ static void read_report(struct srv *s, int fd)
  * denials whose first time is in the cell's (the run keeps one record a
  * call: a call refused in two cells is in the first one's, with the
  * count of both). */
-static void print_cell(struct srv *s, const char *body, size_t i)
+static void print_cell(struct srv *s, const char *body, size_t i,
+		       char prev_to[40])
 {
 	const char *st = strstr(body, "\"started\":\""),
 		   *en = strstr(body, "\"ended\":\"");
@@ -865,15 +866,22 @@ static void print_cell(struct srv *s, const char *body, size_t i)
 	}
 	putchar('[');
 	while (ward_sdenial_next(s->run_report, &it, &obj, &len, &first, &flen))
-		if (first && ward_stime_within(first, flen, from, to)) {
+		/* A time on the boundary of two cells (the clock has
+		 * milliseconds) is the earlier one's. */
+		if (first && ward_stime_within(first, flen, from, to) &&
+		    !(prev_to[0] &&
+		      ward_stime_within(first, flen, from, prev_to))) {
 			printf("%s%.*s", any ? "," : "", (int)len, obj);
 			any = true;
 		}
 	printf("]}");
+	memcpy(prev_to, to, sizeof(to));
 }
 
 static void session_report(struct srv *s)
 {
+	char prev_to[40];
+
 	printf("{\"session\":{\"reason\":");
 	ward_json_str(stdout, s->reason[0] ? s->reason : NULL);
 	printf(",\"requests\":%llu,\"refused\":%llu,\"driver_garbage\":%llu,"
@@ -882,8 +890,9 @@ static void session_report(struct srv *s)
 	       (unsigned long long)s->garbage, s->cells_dropped, s->run_status);
 	ward_json_bytes(stdout, (const uint8_t *)s->err_tail, s->err_tail_len);
 	printf(",\"cells\":[");
+	prev_to[0] = '\0';
 	for (size_t i = 0; i < s->ncells; i++)
-		print_cell(s, s->cells[i], i);
+		print_cell(s, s->cells[i], i, prev_to);
 	printf("]},\"run\":%s}\n", s->run_report ? s->run_report : "null");
 	fflush(stdout);
 }

@@ -186,6 +186,41 @@ static void cleanup(struct start *st)
 		rmdir(st->dir);
 }
 
+/* The janitor: a fork of P that holds nothing but the read end of a pipe
+ * only P writes to. When P ends, even by SIGKILL, it removes what P made
+ * (P's own cleanup may have done so already; the run, told by its
+ * PDEATHSIG, writes its report into a descriptor it opened at its
+ * start). It reads no byte of anyone's. */
+static int start_janitor(struct start *st, ward_err *err)
+{
+	int fds[2];
+	pid_t j;
+
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return ward_fail(err, errno, "pipe for the janitor");
+	j = fork();
+	if (j < 0)
+		return ward_fail(err, errno, "fork the janitor");
+	if (j == 0) {
+		char b;
+
+		close(fds[1]);
+		if (st->listen_fd >= 0)
+			close(st->listen_fd);
+		/* Its own process group: a ^C to the caller's is P's to
+		 * handle, not a reason to clean up under it. */
+		setpgid(0, 0);
+		while (read(fds[0], &b, 1) < 0 && errno == EINTR)
+			;
+		cleanup(st);
+		_exit(0);
+	}
+	close(fds[0]);
+	/* P's end stays open (and is not inherited: O_CLOEXEC, and the
+	 * forks below close it) until P ends. */
+	return fds[1];
+}
+
 static int start_main(int argc, char **argv)
 {
 	static struct start st = {.listen_fd = -1, .idle_ms = 300000};
@@ -193,7 +228,8 @@ static int start_main(int argc, char **argv)
 	ward_err err = {0};
 	char ebuf[WARD_ERR_MSG_MAX + 64];
 	sigset_t set, old;
-	pid_t w, s, parent = getpid();
+	pid_t w, s, parent = getpid(), caller = getppid();
+	int janitor = -1;
 	int w_status = 0, code;
 	bool w_done = false, s_done = false, termed = false;
 	int i = 1;
@@ -217,8 +253,14 @@ static int start_main(int argc, char **argv)
 	}
 	if (i >= argc)
 		return usage();
+	/* The caller gone, the session goes (its signal is handled below). */
+	if (prctl(PR_SET_PDEATHSIG, SIGTERM) < 0 || getppid() != caller) {
+		fprintf(stderr, "ward session: the caller is gone\n");
+		return 125;
+	}
 	if (check_run_args(argc - i, argv + i, &err) < 0 ||
-	    make_dir(&st, &err) < 0 || make_socket(&st, &err) < 0) {
+	    make_dir(&st, &err) < 0 || make_socket(&st, &err) < 0 ||
+	    (janitor = start_janitor(&st, &err)) < 0) {
 		fprintf(stderr, "ward session: %s\n",
 			ward_err_str(&err, ebuf, sizeof(ebuf)));
 		cleanup(&st);
@@ -266,6 +308,7 @@ static int start_main(int argc, char **argv)
 		close(perr[1]);
 		close(ps[0]);
 		close(sfd);
+		close(janitor);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent || drop_to_nobody() < 0)

@@ -36,6 +36,29 @@ def start():
     return Session.start(BLOB, run_args=RUN_ARGS, ward=WARD)
 
 
+def processes_of_blob(wait=3.0):
+    """Processes whose command line names this test's blob (P, W, S, the
+    janitor) or is the driver's, after at most wait seconds."""
+    end = time.monotonic() + wait
+    while True:
+        found = []
+        for pid in os.listdir("/proc"):
+            if pid.isdigit() and int(pid) != os.getpid():
+                try:
+                    with open("/proc/%s/cmdline" % pid, "rb") as f:
+                        cmd = f.read()
+                    # (not this test's own ancestors, whose command
+                    # lines name the blob too)
+                    if (BLOB.encode() in cmd and b"session.py" not in cmd) or \
+                            b"ward's Python session driver" in cmd:
+                        found.append("pid %s %r" % (pid, cmd[:80]))
+                except OSError:
+                    pass
+        if not found or time.monotonic() > end:
+            return found
+        time.sleep(0.1)
+
+
 def nothing_left(name, s, rep):
     """The session's directory, socket and processes, its cgroup (by run
     id) and the run's own cleanup record."""
@@ -51,14 +74,7 @@ def nothing_left(name, s, rep):
                 leftovers.append(os.path.join(root, x))
         if root.count("/") > 6:
             dirs[:] = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    if s.path.encode() in f.read():
-                        leftovers.append("pid " + pid)
-            except OSError:
-                pass
+    leftovers += processes_of_blob()
     cl = run.get("cleanup") or {}
     check(name, rid and not leftovers and cl.get("processes_left") == 0,
           "left %s cleanup %s run_id %r" % (leftovers, cl, rid))
@@ -226,7 +242,34 @@ def shell():
     nothing_left("shell-leaves-nothing", s, rep)
 
 
+def killed(how):
+    """The caller gone (SIGKILL to the Python process that started the
+    session) or P itself killed: nothing is left."""
+    import subprocess
+    prog = ("import sys, os, signal; sys.path.insert(0, %r)\n"
+            "from ward_client.session import Session\n"
+            "s = Session.start(%r, run_args=%r, ward=%r)\n"
+            "print(s.path, s.proc.pid, flush=True)\n"
+            "s.run('x = 1')\n"
+            "os.kill(s.proc.pid if %r == 'p' else os.getpid(), signal.SIGKILL)\n"
+            "import time; time.sleep(30)\n") % (
+                os.path.join(os.path.dirname(__file__), "../../examples/python"),
+                BLOB, RUN_ARGS, WARD, how)
+    c = subprocess.Popen([sys.executable, "-c", prog], stdout=subprocess.PIPE)
+    path = c.stdout.readline().decode().split()[0]
+    if how == "p":
+        time.sleep(0.5)
+        c.kill()
+    c.wait()
+    left = processes_of_blob(5.0)
+    d = os.path.dirname(path)
+    check("%s-killed-leaves-nothing" % ("session" if how == "p" else "caller"),
+          not left and not os.path.exists(d), "%s %s" % (left, d))
+
+
 cells()
+killed("caller")
+killed("p")
 shell()
 ignored_interrupt()
 if OOM:
