@@ -21,6 +21,11 @@ import threading
 import traceback
 
 PROTO = os.fdopen(os.dup(1), "wb", buffering=0)
+# matplotlib, when a cell imports it, draws with Agg: every figure a cell
+# leaves open becomes a PNG in the output slot (exported, if the policy's
+# export rules let it, with the run's manifest).
+os.environ.setdefault("MPLBACKEND", "Agg")
+FIGURES = os.environ.get("WARD_FIGURES_DIR", "/output")
 LOCK = threading.Lock()
 STATE = {"cell": 0}
 MAIN = threading.get_ident()
@@ -158,6 +163,22 @@ def run_shell_cell(code, state, cell):
     return "error", str(rc), "ExitStatus", "exit status %d" % rc, ""
 
 
+def save_figures(cell):
+    plt = sys.modules.get("matplotlib.pyplot")
+    if plt is None or not os.access(FIGURES, os.W_OK):
+        return
+    for k, num in enumerate(plt.get_fignums(), 1):
+        name = "cell-%d-figure-%d.png" % (cell, k)
+        try:
+            plt.figure(num).savefig(os.path.join(FIGURES, name), format="png")
+            with LOCK:
+                send("figure %d %s" % (cell, b64(name)))
+        except Exception as e:  # the cell's figure, the cell's problem
+            print("figure %d: %s" % (num, e), file=sys.stderr)
+        finally:
+            plt.close(num)
+
+
 def drain():
     sys.stdout.flush()
     sys.stderr.flush()
@@ -193,6 +214,8 @@ def main():
             else:
                 status, value, name, msg, tb = run_cell(code, ns, cell)
             STATE["running"] = False
+            if not shell:
+                save_figures(cell)
             drain()
             cpu1, rss = usage()
             with LOCK:

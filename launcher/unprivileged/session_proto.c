@@ -155,6 +155,8 @@ int ward_dline_parse(const char *line, size_t len, struct ward_dline *d)
 		d->kind = WARD_DL_ERR;
 	else if (is(w, n, "done"))
 		d->kind = WARD_DL_DONE;
+	else if (is(w, n, "figure"))
+		d->kind = WARD_DL_FIGURE;
 	else
 		return -1;
 	if (d->kind == WARD_DL_READY)

@@ -24,6 +24,8 @@
 #define WARD_SESSION_RESULT_MAX	 (64u * 1024u)
 #define WARD_SESSION_NAME_MAX	 256u
 #define WARD_SESSION_MESSAGE_MAX (4u * 1024u)
+#define WARD_SESSION_FIGURES	 64
+#define WARD_SESSION_FIGNAME_MAX 128
 
 enum ward_sreq_type {
 	WARD_SQ_EXEC = 1,
@@ -61,6 +63,7 @@ enum ward_dline_kind {
 	WARD_DL_OUT,
 	WARD_DL_ERR,
 	WARD_DL_DONE,
+	WARD_DL_FIGURE, /* a file the driver says it wrote: a name */
 };
 
 #define WARD_DL_FIELDS 4 /* done: result, name, message, traceback */

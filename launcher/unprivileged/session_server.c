@@ -66,6 +66,8 @@ struct srv {
 	struct cell cur;
 	bool running, ready, ending, run_ended;
 	struct stream st[2];
+	char figures[WARD_SESSION_FIGURES * (WARD_SESSION_FIGNAME_MAX + 4)];
+	size_t figures_len, nfigures;
 	uint64_t t_start, deadline, grace_at, kill_at, last_activity;
 	struct timespec started;
 	const char *interrupting; /* NULL, "wall", "interrupt" */
@@ -279,6 +281,7 @@ static void start_next(struct srv *s)
 	s->running = true;
 	s->interrupting = NULL;
 	s->grace_at = 0;
+	s->figures_len = s->nfigures = 0;
 	for (int i = 0; i < 2; i++) {
 		s->st[i].bytes = s->st[i].sent = 0;
 		ward_sha256_init(&s->st[i].h);
@@ -402,6 +405,8 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 			fputs("null", m.f);
 		json_stream(m.f, "stdout", &s->st[0], cap);
 		json_stream(m.f, "stderr", &s->st[1], cap);
+		fprintf(m.f, ",\"figures\":[%.*s]", (int)s->figures_len,
+			s->figures);
 		fprintf(m.f, ",\"duration_ms\":%llu",
 			(unsigned long long)(now_ms() - s->t_start));
 		if (d)
@@ -458,6 +463,36 @@ static void chunk(struct srv *s, int which, const struct ward_dline *d)
 	free(b);
 }
 
+/* A figure the driver says it saved in the output slot: its name, if it
+ * is a plain file name (what is really there, and whether it may leave,
+ * is the exporter's to say, in the run report's manifest). */
+static void figure(struct srv *s, const struct ward_dline *d)
+{
+	uint8_t *b;
+	size_t len;
+	bool ok;
+
+	if (ward_b64_decode(d->field[0], d->field_len[0], &b, &len) < 0) {
+		s->garbage++;
+		return;
+	}
+	ok = len && len <= WARD_SESSION_FIGNAME_MAX &&
+	     s->nfigures < WARD_SESSION_FIGURES && b[0] != '.';
+	for (size_t i = 0; ok && i < len; i++)
+		ok = (b[i] >= 'a' && b[i] <= 'z') ||
+		     (b[i] >= 'A' && b[i] <= 'Z') ||
+		     (b[i] >= '0' && b[i] <= '9') || b[i] == '.' ||
+		     b[i] == '-' || b[i] == '_';
+	if (!ok)
+		s->garbage++;
+	else
+		s->figures_len += (size_t)snprintf(
+		    s->figures + s->figures_len,
+		    sizeof(s->figures) - s->figures_len, "%s\"%.*s\"",
+		    s->nfigures++ ? "," : "", (int)len, (const char *)b);
+	free(b);
+}
+
 static void driver_line(struct srv *s, const char *line, size_t len)
 {
 	struct ward_dline d;
@@ -484,6 +519,13 @@ static void driver_line(struct srv *s, const char *line, size_t len)
 			return;
 		}
 		chunk(s, d.kind == WARD_DL_ERR, &d);
+		return;
+	case WARD_DL_FIGURE:
+		if (!s->running || d.cell != s->cur.id) {
+			s->garbage++;
+			return;
+		}
+		figure(s, &d);
 		return;
 	case WARD_DL_DONE:
 		if (!s->running || d.cell != s->cur.id) {

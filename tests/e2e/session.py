@@ -19,6 +19,7 @@ from ward_client.session import Session, frame, read_frame  # noqa: E402
 MODE, WARD, BLOB, SLOTS = sys.argv[1:5]
 OOM = len(sys.argv) > 5 and sys.argv[5] == "oom"
 RUN_ARGS = ["--slot", "input=%s/in" % SLOTS, "--slot", "output=%s/out" % SLOTS]
+EXPORT = "%s/export-%s" % (SLOTS, MODE)
 failures = 0
 
 
@@ -81,7 +82,7 @@ def nothing_left(name, s, rep):
 
 
 def cells():
-    s = start()
+    s = Session.start(BLOB, run_args=RUN_ARGS + ["--export-dir", EXPORT], ward=WARD)
     st = os.stat(s.path)
     dst = os.stat(os.path.dirname(s.path))
     check("socket-0600-in-callers-dir",
@@ -100,12 +101,10 @@ def cells():
           e3.error is None, "%s %.2fs" % (e3.raw, el))
     e4 = s.run("print(x)")
     check("variables-survive-interrupt", e4.stdout == b"42\n", e4.raw)
-    streamed = []
-    e5 = s.run("import sys, time\nfor i in range(3):\n print(i, flush=True); time.sleep(0.2)",
-               on_stdout=lambda b: streamed.append((time.monotonic(), b)))
-    check("stdout-streams", len(streamed) >= 2 and
-          streamed[-1][0] - streamed[0][0] > 0.2 and e5.stdout == b"0\n1\n2\n",
-          streamed)
+    e5 = s.run("import matplotlib.pyplot as plt\nplt.plot([1, 2, 3])\nNone")
+    if e5.status == "error" and e5.error["name"] == "ModuleNotFoundError":
+        print("SKIP %s/figure-png: no matplotlib" % MODE)
+        e5 = None
     e6 = s.run('import os; os.system("mount -t tmpfs x /mnt")')
     e7 = s.run("raise ValueError('no')")
     check("error-with-traceback", e7.status == "error" and
@@ -115,6 +114,12 @@ def cells():
     check("per-cell-output-cap", len(e8.stdout) == 100 and
           e8.raw["stdout"]["bytes"] == 5001 and e8.raw["stdout"]["truncated"],
           e8.raw)
+    streamed = []
+    e9 = s.run("import sys, time\nfor i in range(3):\n print(i, flush=True); time.sleep(0.2)",
+               on_stdout=lambda b: streamed.append((time.monotonic(), b)))
+    check("stdout-streams", len(streamed) >= 2 and
+          streamed[-1][0] - streamed[0][0] > 0.2 and e9.stdout == b"0\n1\n2\n",
+          streamed)
     hostile(s)
     burst(s)
     garbage(s)
@@ -122,11 +127,19 @@ def cells():
     check("serves-after-abuse", e.stdout == b"42\n", e.raw)
     rep = s.stop()
     mounts = {c: [d for d in s.cell_denials(c) if d["syscall"] == "mount"]
-              for c in range(1, 9)}
+              for c in range(1, 10)}
     check("denials-in-their-cell",
           len(mounts[6]) == 1 and not any(mounts[c] for c in mounts if c != 6) and
           e6.stderr.startswith(b"mount:"), mounts)
     check("stop-reason", rep["session"]["reason"] == "stop", rep["session"])
+    if e5 is not None:
+        ex = [x for x in (rep.get("run") or {}).get("export") or []]
+        pngs = [en for x in ex for en in x.get("entries", [])
+                if en.get("type") == "png" and en.get("verdict") == "exported"]
+        check("figure-png-in-manifest", e5.raw.get("figures") == ["cell-5-figure-1.png"] and
+              [p["path"] for p in pngs] == ["cell-5-figure-1.png"] and
+              os.path.exists(os.path.join(EXPORT, "cell-5-figure-1.png")),
+              "%s %s" % (e5.raw, ex))
     nothing_left("stop-leaves-nothing", s, rep)
 
 

@@ -22,8 +22,8 @@ T=$(mktemp -d /tmp/ward-session-test.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 trap 'exit 1' INT TERM HUP
 chmod 755 "$T"
-mkdir -p "$T/in" "$T/out"
-chmod 777 "$T/out"
+mkdir -p "$T/in" "$T/out" "$T/export-root" "$T/export-rootless"
+chmod 777 "$T/out" "$T/export-rootless"
 failures=0
 if ! "$WARDC" compile "$top/stdlib-policies/python.ward" -o "$T/py.wardb" >"$T/c.log" 2>&1 ||
 	! sed -e '/^    memory 512M;/d' -e '/^    swap 0;/d' -e '/^    cpu 0.5;/d' \

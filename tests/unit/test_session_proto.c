@@ -86,6 +86,9 @@ static void driver_lines(void **state)
 	assert_int_equal(d.kind, WARD_DL_OUT);
 	assert_int_equal(d.cell, 12);
 	assert_int_equal(d.field_len[0], 4);
+	assert_int_equal(dl("figure 4 YS5wbmc=", &d), 0);
+	assert_int_equal(d.kind, WARD_DL_FIGURE);
+	assert_int_equal(dl("figure 4", &d), -1);
 	assert_int_equal(dl("done 3 interrupted 1000 12000 - S2V5 - -", &d), 0);
 	assert_string_equal(d.status, "interrupted");
 	assert_int_equal(d.cpu_us, 1000);
