@@ -6,6 +6,7 @@ an ignored interrupt, the memory limit (root: oom), and nothing left.
 One line per test: PASS name, FAIL name: why, SKIP name: why. Run from
 tests/e2e/session.sh (which runs it as root and as uid 65534)."""
 
+import json
 import os
 import socket
 import stat
@@ -255,6 +256,34 @@ def shell():
     nothing_left("shell-leaves-nothing", s, rep)
 
 
+def limits():
+    """Idle timeout, the connection ceiling, and a cell that floods its
+    output past the policy's stdout cap (the session ends output_limit)."""
+    s = start()
+    conns = [raw_conn(s) for _ in range(8)]
+    extra = raw_conn(s)
+    m = read_frame(extra)
+    check("ninth-connection-refused", m and m.get("code") == "too_many_connections", m)
+    for c in conns + [extra]:
+        c.close()
+    e = s.run("import sys\nfor i in range(100): sys.stdout.write('y' * 100000)",
+              max_output=1000)
+    rep = s.stop()
+    check("output-flood-ends-session", e.status == "session_ended" and
+          e.reason == "output_limit" and len(e.stdout) <= 1000 and
+          rep["session"]["reason"] == "output_limit", "%s %s" % (e.raw, rep.get("session")))
+    nothing_left("output-flood-leaves-nothing", s, rep)
+    s = Session.start(BLOB, run_args=RUN_ARGS, ward=WARD, idle="1s")
+    s.run("x = 1")
+    t0 = time.monotonic()
+    out, _ = s.proc.communicate(timeout=20)
+    el = time.monotonic() - t0
+    s.report = json.loads(out.decode().splitlines()[-1])
+    check("idle-ends-session", s.report["session"]["reason"] == "idle" and 0.8 < el < 4,
+          "%s %.1fs" % (s.report.get("session"), el))
+    nothing_left("idle-leaves-nothing", s, s.report)
+
+
 def killed(how):
     """The caller gone (SIGKILL to the Python process that started the
     session) or P itself killed: nothing is left."""
@@ -281,6 +310,7 @@ def killed(how):
 
 
 cells()
+limits()
 killed("caller")
 killed("p")
 shell()
