@@ -1132,6 +1132,8 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 			    0};
 			map[n++] = i;
 		}
+		bool want_accept = false;
+
 		if (poll(p, n, timeout_for(&s, now_ms())) < 0 && errno != EINTR)
 			break;
 		for (nfds_t i = 0; i < n; i++) {
@@ -1139,7 +1141,9 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 				continue;
 			switch (map[i]) {
 			case -1:
-				accept_conn(&s);
+				/* after the callers' own events: a caller
+				 * that just left frees its place first */
+				want_accept = true;
 				break;
 			case -2:
 				driver_read(&s, cfg->from_driver, &out_eof);
@@ -1175,6 +1179,8 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 			if (c->dead && c->out_off >= c->out_len)
 				conn_close(c);
 		}
+		if (want_accept)
+			accept_conn(&s);
 		driver_flush(&s);
 		timers(&s);
 		/* The run ended by itself (OOM, wall, the driver's exit). */
