@@ -299,6 +299,33 @@ def limits():
     nothing_left("idle-leaves-nothing", s, s.report)
 
 
+def socket_option():
+    """--socket PATH: in a directory of the caller's only; elsewhere
+    refused before anything starts."""
+    import subprocess
+    import tempfile
+    r = subprocess.run([WARD, "session", "start", "--socket", "/tmp/ward-session-test.sock"] +
+                       RUN_ARGS + [BLOB, "--", "true"], capture_output=True, timeout=20)
+    check("socket-option-refused-in-shared-dir", r.returncode == 125 and
+          b"must be yours and not writable by group or others" in r.stderr and
+          not os.path.exists("/tmp/ward-session-test.sock"), r)
+    d = tempfile.mkdtemp(prefix="ward-session-test-sock.")
+    path = os.path.join(d, "s")
+    with open(os.path.join(os.path.dirname(__file__),
+                           "../../launcher/session/python_driver.py")) as f:
+        src = f.read()
+    p = subprocess.Popen([WARD, "session", "start", "--socket", path] + RUN_ARGS +
+                         [BLOB, "--", "python3", "-c", src], stdout=subprocess.PIPE)
+    line = p.stdout.readline().decode().strip()
+    s = Session(p, path)
+    st = s.status()
+    rep = s.stop()
+    check("socket-option-used-and-removed", line == "socket " + path and
+          st.get("type") == "status" and rep["session"]["reason"] == "stop" and
+          not os.path.exists(path), "%r %s" % (line, st))
+    os.rmdir(d)
+
+
 def killed(how):
     """The caller gone (SIGKILL to the Python process that started the
     session) or P itself killed: nothing is left."""
@@ -325,6 +352,7 @@ def killed(how):
 
 
 cells()
+socket_option()
 limits()
 killed("caller")
 killed("p")
