@@ -135,7 +135,7 @@ WARDC := $(BUILD)/wardc
 WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
+SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack attack-cells
 .PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh test-vm $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:

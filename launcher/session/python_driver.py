@@ -21,10 +21,10 @@ import threading
 import traceback
 
 PROTO = os.fdopen(os.dup(1), "wb", buffering=0)
-# matplotlib, when a cell imports it, draws with Agg: every figure a cell
-# leaves open becomes a PNG in the output slot (exported, if the policy's
-# export rules let it, with the run's manifest).
-os.environ.setdefault("MPLBACKEND", "Agg")
+# Every matplotlib figure a cell leaves open becomes a PNG in the output
+# slot (exported, if the policy's export rules let it, with the run's
+# manifest). No display in a sandbox: matplotlib falls back to Agg by
+# itself, and the environment stays the policy's.
 FIGURES = os.environ.get("WARD_FIGURES_DIR", "/output")
 LOCK = threading.Lock()
 STATE = {"cell": 0}
@@ -129,7 +129,10 @@ def run_shell_cell(code, state, cell):
     import subprocess
 
     r, w = os.pipe()
-    script = "%s\n__ward_rc=$?\n{ pwd; env -0; } >&%d\nexit $__ward_rc\n" % (code, w)
+    # The cell's commands do not get the driver's descriptor (closed for
+    # the group, which is not a subshell: cd and exports stay).
+    script = "{\n%s\n} %d>&-\n__ward_rc=$?\n{ pwd; env -0; } >&%d\nexit $__ward_rc\n" % (
+        code, w, w)
     out = []
     try:
         p = subprocess.Popen(["/bin/sh", "-c", script], cwd=state["cwd"],
