@@ -8,8 +8,7 @@
  * counted and ignored. It takes no policy decision: the run (W) enforces
  * the policy, S only narrows it per cell (a cell's wall and output cap).
  */
-#include "session.h"
-#include "session_proto.h"
+#include "session_srv.h"
 
 #include "fdpass.h"
 #include "json.h"
@@ -27,78 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#define REPORT_MAX    (8u << 20)
-#define CELLS_KEPT    1000
-#define CELLS_BYTES   (16u << 20)
-#define ERR_TAIL      4096
-#define STOP_GRACE_MS 2000
-
-struct conn {
-	int fd; /* -1: free */
-	unsigned gen;
-	uint8_t *in;
-	size_t in_len;
-	uint8_t *out;
-	size_t out_len, out_off;
-	uint64_t partial_since; /* ms; 0: no unfinished frame */
-	bool dead;		/* closed once out is written, or now */
-};
-
-struct cell {
-	uint64_t id;
-	int conn;
-	unsigned gen;
-	uint32_t wall_ms, max_output;
-	uint8_t *code;
-	size_t code_len;
-};
-
-struct stream {
-	uint64_t bytes, sent;
-	struct ward_sha256 h;
-};
-
-struct srv {
-	const struct ward_session_srv *cfg;
-	struct conn conns[WARD_SESSION_CONNS];
-	struct cell queue[WARD_SESSION_QUEUE];
-	size_t qhead, qlen;
-	struct cell cur;
-	bool running, ready, ending, run_ended;
-	struct stream st[2];
-	char figures[WARD_SESSION_FIGURES * (WARD_SESSION_FIGNAME_MAX + 4)];
-	size_t figures_len, nfigures;
-	uint64_t t_start, deadline, grace_at, kill_at, last_activity;
-	struct timespec started;
-	const char *interrupting; /* NULL, "wall", "interrupt" */
-	uint64_t next_id;
-	char reason[64];
-	int run_status;
-	/* the driver's lines */
-	char *line;
-	size_t line_len;
-	bool discarding;
-	uint64_t garbage, requests, refused;
-	/* to the driver */
-	char *dout;
-	size_t dout_len, dout_off;
-	bool driver_closed;
-	char err_tail[ERR_TAIL];
-	size_t err_tail_len;
-	/* the cells, for the session report */
-	char **cells;
-	size_t ncells, cells_bytes, cells_dropped;
-	char *run_report;
-};
-
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static void nonblock(int fd)
 {
 	int fl = fcntl(fd, F_GETFL);
@@ -108,106 +35,6 @@ static void nonblock(int fd)
 }
 
 /* ------------------------------------------------------------ callers */
-
-static void conn_close(struct conn *c)
-{
-	if (c->fd >= 0)
-		close(c->fd);
-	free(c->in);
-	free(c->out);
-	*c = (struct conn){.fd = -1, .gen = c->gen + 1};
-}
-
-/* Queue one reply frame; a caller whose backlog passes the cap is dropped
- * (it stopped reading: it is not waited for). */
-static void conn_send(struct conn *c, const char *body, size_t len)
-{
-	uint8_t *n;
-	size_t need;
-
-	if (c->fd < 0 || c->dead)
-		return;
-	if (c->out_off == c->out_len)
-		c->out_off = c->out_len = 0;
-	need = c->out_len + 4 + len;
-	if (need > WARD_SESSION_OUTBUF_MAX) {
-		c->dead = true;
-		c->out_off = c->out_len = 0;
-		return;
-	}
-	n = realloc(c->out, need);
-	if (!n) {
-		c->dead = true;
-		return;
-	}
-	c->out = n;
-	n += c->out_len;
-	n[0] = (uint8_t)(len >> 24);
-	n[1] = (uint8_t)(len >> 16);
-	n[2] = (uint8_t)(len >> 8);
-	n[3] = (uint8_t)len;
-	memcpy(n + 4, body, len);
-	c->out_len = need;
-}
-
-/* A reply built on a memory stream. */
-struct msg {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static FILE *msg_open(struct msg *m)
-{
-	m->buf = NULL;
-	m->len = 0;
-	m->f = open_memstream(&m->buf, &m->len);
-	return m->f;
-}
-
-/* Closes m; to c unless it is NULL; the body stays in m->buf. */
-static void msg_close(struct msg *m, struct conn *c)
-{
-	if (!m->f)
-		return;
-	fclose(m->f);
-	m->f = NULL;
-	if (c && m->buf)
-		conn_send(c, m->buf, m->len);
-}
-
-static void msg_send(struct msg *m, struct conn *c)
-{
-	msg_close(m, c);
-	free(m->buf);
-	m->buf = NULL;
-}
-
-static void send_error(struct srv *s, struct conn *c, const char *code,
-		       const char *text)
-{
-	struct msg m;
-
-	s->refused++;
-	if (!msg_open(&m))
-		return;
-	fputs("{\"type\":\"error\",\"code\":", m.f);
-	ward_json_str(m.f, code);
-	fputs(",\"message\":", m.f);
-	ward_json_str(m.f, text);
-	fputs("}", m.f);
-	msg_send(&m, c);
-}
-
-static struct conn *owner(struct srv *s, const struct cell *cl)
-{
-	struct conn *c;
-
-	if (cl->conn < 0)
-		return NULL;
-	c = &s->conns[cl->conn];
-	return c->fd >= 0 && c->gen == cl->gen ? c : NULL;
-}
 
 /* ------------------------------------------------------------ driver */
 
@@ -264,7 +91,7 @@ static void end_session(struct srv *s, const char *reason, bool graceful)
 	snprintf(s->reason, sizeof(s->reason), "%s", reason);
 	driver_close(s);
 	if (graceful)
-		s->kill_at = now_ms() + STOP_GRACE_MS;
+		s->kill_at = ward_snow_ms() + STOP_GRACE_MS;
 	else
 		kill_run(s);
 }
@@ -286,7 +113,7 @@ static void start_next(struct srv *s)
 		s->st[i].bytes = s->st[i].sent = 0;
 		ward_sha256_init(&s->st[i].h);
 	}
-	s->t_start = now_ms();
+	s->t_start = ward_snow_ms();
 	clock_gettime(CLOCK_REALTIME, &s->started);
 	s->deadline = s->cur.wall_ms ? s->t_start + s->cur.wall_ms : 0;
 	snprintf(idbuf, sizeof(idbuf), "%llu", (unsigned long long)s->cur.id);
@@ -304,27 +131,9 @@ static void interrupt_cell(struct srv *s, const char *why)
 	if (!s->running || s->interrupting)
 		return;
 	s->interrupting = why;
-	s->grace_at = now_ms() + WARD_SESSION_GRACE_MS;
+	s->grace_at = ward_snow_ms() + WARD_SESSION_GRACE_MS;
 	snprintf(idbuf, sizeof(idbuf), "%llu", (unsigned long long)s->cur.id);
 	driver_write(s, "interrupt", idbuf, NULL);
-}
-
-/* A field of the driver's, decoded and cut, as a JSON string (or null). */
-static void json_field(FILE *f, const char *b64, size_t n, size_t cap)
-{
-	uint8_t *b;
-	size_t len;
-
-	if (!n) {
-		fputs("null", f);
-		return;
-	}
-	if (ward_b64_decode(b64, n, &b, &len) < 0) {
-		fputs("null", f);
-		return;
-	}
-	ward_json_bytes(f, b, len < cap ? len : cap);
-	free(b);
 }
 
 static void json_stream(FILE *f, const char *name, struct stream *st,
@@ -341,22 +150,6 @@ static void json_stream(FILE *f, const char *name, struct stream *st,
 		name, (unsigned long long)st->bytes,
 		(unsigned long long)st->sent,
 		st->bytes > cap ? "true" : "false", hex);
-}
-
-static void keep_cell(struct srv *s, char *body)
-{
-	size_t len = strlen(body);
-	char **n;
-
-	if (s->ncells >= CELLS_KEPT || s->cells_bytes + len > CELLS_BYTES ||
-	    !(n = realloc(s->cells, (s->ncells + 1) * sizeof(*n)))) {
-		s->cells_dropped++;
-		free(body);
-		return;
-	}
-	s->cells = n;
-	s->cells[s->ncells++] = body;
-	s->cells_bytes += len;
 }
 
 /* The running cell's end: d is the driver's done, or NULL when the session
@@ -377,7 +170,7 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		reason = s->reason[0] ? s->reason : "ended";
 	else if (!strcmp(status, "interrupted"))
 		reason = s->interrupting ? s->interrupting : "driver";
-	if (msg_open(&m)) {
+	if (ward_smsg_open(&m)) {
 		fprintf(m.f, "{\"type\":\"result\",\"cell\":%llu,\"status\":",
 			(unsigned long long)s->cur.id);
 		ward_json_str(m.f, status);
@@ -385,21 +178,21 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		ward_json_str(m.f, reason);
 		fputs(",\"result\":", m.f);
 		if (d)
-			json_field(m.f, d->field[0], d->field_len[0],
-				   WARD_SESSION_RESULT_MAX);
+			ward_sjson_field(m.f, d->field[0], d->field_len[0],
+					 WARD_SESSION_RESULT_MAX);
 		else
 			fputs("null", m.f);
 		fputs(",\"error\":", m.f);
 		if (d && !strcmp(status, "error")) {
 			fputs("{\"name\":", m.f);
-			json_field(m.f, d->field[1], d->field_len[1],
-				   WARD_SESSION_NAME_MAX);
+			ward_sjson_field(m.f, d->field[1], d->field_len[1],
+					 WARD_SESSION_NAME_MAX);
 			fputs(",\"message\":", m.f);
-			json_field(m.f, d->field[2], d->field_len[2],
-				   WARD_SESSION_MESSAGE_MAX);
+			ward_sjson_field(m.f, d->field[2], d->field_len[2],
+					 WARD_SESSION_MESSAGE_MAX);
 			fputs(",\"traceback\":", m.f);
-			json_field(m.f, d->field[3], d->field_len[3],
-				   WARD_SESSION_RESULT_MAX);
+			ward_sjson_field(m.f, d->field[3], d->field_len[3],
+					 WARD_SESSION_RESULT_MAX);
 			fputs("}", m.f);
 		} else
 			fputs("null", m.f);
@@ -408,7 +201,7 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		fprintf(m.f, ",\"figures\":[%.*s]", (int)s->figures_len,
 			s->figures);
 		fprintf(m.f, ",\"duration_ms\":%llu",
-			(unsigned long long)(now_ms() - s->t_start));
+			(unsigned long long)(ward_snow_ms() - s->t_start));
 		if (d)
 			fprintf(m.f,
 				",\"driver_reported\":{\"cpu_ms\":%llu,"
@@ -418,14 +211,14 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		else
 			fputs(",\"driver_reported\":null", m.f);
 		fprintf(m.f, ",\"started\":\"%s\",\"ended\":\"%s\"}", t0, t1);
-		msg_close(&m, owner(s, &s->cur));
+		ward_smsg_close(&m, ward_sowner(s, &s->cur));
 		if (m.buf)
-			keep_cell(s, m.buf);
+			ward_skeep_cell(s, m.buf);
 	}
 	s->running = false;
 	s->interrupting = NULL;
 	s->grace_at = s->deadline = 0;
-	s->last_activity = now_ms();
+	s->last_activity = ward_snow_ms();
 }
 
 /* A chunk of the running cell's stdout (0) or stderr (1). */
@@ -434,7 +227,7 @@ static void chunk(struct srv *s, int which, const struct ward_dline *d)
 	uint8_t *b;
 	size_t len, send;
 	struct stream *st = &s->st[which];
-	struct conn *c = owner(s, &s->cur);
+	struct conn *c = ward_sowner(s, &s->cur);
 
 	if (ward_b64_decode(d->field[0], d->field_len[0], &b, &len) < 0) {
 		s->garbage++;
@@ -449,13 +242,13 @@ static void chunk(struct srv *s, int which, const struct ward_dline *d)
 		struct msg m;
 		char *enc = ward_b64_encode(b, send);
 
-		if (enc && msg_open(&m)) {
+		if (enc && ward_smsg_open(&m)) {
 			fprintf(
 			    m.f,
 			    "{\"type\":\"%s\",\"cell\":%llu,\"data\":\"%s\"}",
 			    which ? "stderr" : "stdout",
 			    (unsigned long long)s->cur.id, enc);
-			msg_send(&m, c);
+			ward_smsg_send(&m, c);
 		}
 		free(enc);
 	}
@@ -538,21 +331,6 @@ static void driver_line(struct srv *s, const char *line, size_t len)
 	}
 }
 
-/* Some bytes of a non-blocking descriptor: their count, 0 when there are
- * none now, -1 at its end (or an error, which ends it too). */
-static ssize_t read_some(int fd, char *buf, size_t len)
-{
-	for (;;) {
-		ssize_t n = read(fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return 0;
-		return n > 0 ? n : -1;
-	}
-}
-
 /* take bytes of the driver's current line; a line past its cap is
  * discarded up to its newline. */
 static void line_add(struct srv *s, const char *b, size_t take)
@@ -584,7 +362,7 @@ static void driver_read(struct srv *s, int fd, bool *eof)
 	char buf[65536];
 	ssize_t n;
 
-	while ((n = read_some(fd, buf, sizeof(buf))) > 0) {
+	while ((n = ward_sread_some(fd, buf, sizeof(buf))) > 0) {
 		for (ssize_t i = 0; i < n;) {
 			char *nl = memchr(buf + i, '\n', (size_t)(n - i));
 			size_t take =
@@ -612,7 +390,7 @@ static void err_read(struct srv *s, int fd, bool *eof)
 	char buf[8192];
 	ssize_t n;
 
-	while ((n = read_some(fd, buf, sizeof(buf))) > 0) {
+	while ((n = ward_sread_some(fd, buf, sizeof(buf))) > 0) {
 		if ((size_t)n >= ERR_TAIL) {
 			memcpy(s->err_tail, buf + n - ERR_TAIL, ERR_TAIL);
 			s->err_tail_len = ERR_TAIL;
@@ -641,7 +419,7 @@ static void status_reply(struct srv *s, struct conn *c)
 
 	for (int i = 0; i < WARD_SESSION_CONNS; i++)
 		nconn += s->conns[i].fd >= 0;
-	if (!msg_open(&m))
+	if (!ward_smsg_open(&m))
 		return;
 	fprintf(m.f,
 		"{\"type\":\"status\",\"state\":\"%s\",\"cells\":%llu,"
@@ -650,10 +428,10 @@ static void status_reply(struct srv *s, struct conn *c)
 		: s->running ? "running"
 			     : "idle",
 		(unsigned long long)s->next_id, s->qlen, nconn);
-	msg_send(&m, c);
+	ward_smsg_send(&m, c);
 }
 
-static void request(struct srv *s, int ci, const uint8_t *body, size_t len)
+void ward_srequest(struct srv *s, int ci, const uint8_t *body, size_t len)
 {
 	struct conn *c = &s->conns[ci];
 	struct ward_sreq rq;
@@ -661,9 +439,9 @@ static void request(struct srv *s, int ci, const uint8_t *body, size_t len)
 	struct msg m;
 
 	s->requests++;
-	s->last_activity = now_ms();
+	s->last_activity = ward_snow_ms();
 	if (bad) {
-		send_error(s, c, bad, "the request is not one of part 7.3's");
+		ward_serror(s, c, bad, "the request is not one of part 7.3's");
 		return;
 	}
 	if (rq.type == WARD_SQ_STATUS) {
@@ -671,7 +449,7 @@ static void request(struct srv *s, int ci, const uint8_t *body, size_t len)
 		return;
 	}
 	if (s->ending) {
-		send_error(s, c, "session_ending", "the session is ending");
+		ward_serror(s, c, "session_ending", "the session is ending");
 		return;
 	}
 	switch (rq.type) {
@@ -679,8 +457,8 @@ static void request(struct srv *s, int ci, const uint8_t *body, size_t len)
 		struct cell *cl;
 
 		if (s->qlen >= WARD_SESSION_QUEUE) {
-			send_error(s, c, "queue_full",
-				   "too many cells wait already");
+			ward_serror(s, c, "queue_full",
+				    "too many cells wait already");
 			return;
 		}
 		cl = &s->queue[(s->qhead + s->qlen) % WARD_SESSION_QUEUE];
@@ -696,248 +474,47 @@ static void request(struct srv *s, int ci, const uint8_t *body, size_t len)
 		};
 		if (!cl->code) {
 			s->next_id--;
-			send_error(s, c, "queue_full", "no memory");
+			ward_serror(s, c, "queue_full", "no memory");
 			return;
 		}
 		memcpy(cl->code, rq.code, rq.code_len);
 		s->qlen++;
-		if (msg_open(&m)) {
+		if (ward_smsg_open(&m)) {
 			fprintf(m.f,
 				"{\"type\":\"accepted\",\"cell\":%llu,"
 				"\"position\":%zu}",
 				(unsigned long long)cl->id,
 				s->qlen - 1 + (s->running ? 1 : 0));
-			msg_send(&m, c);
+			ward_smsg_send(&m, c);
 		}
 		start_next(s);
 		return;
 	}
 	case WARD_SQ_INTERRUPT:
 		if (!s->running || (rq.cell && rq.cell != s->cur.id)) {
-			send_error(s, c, "no_such_cell",
-				   "no such cell is running");
+			ward_serror(s, c, "no_such_cell",
+				    "no such cell is running");
 			return;
 		}
-		if (msg_open(&m)) {
+		if (ward_smsg_open(&m)) {
 			fprintf(m.f,
 				"{\"type\":\"interrupting\",\"cell\":%llu}",
 				(unsigned long long)s->cur.id);
-			msg_send(&m, c);
+			ward_smsg_send(&m, c);
 		}
 		interrupt_cell(s, "interrupt");
 		return;
 	case WARD_SQ_STOP:
-		if (msg_open(&m)) {
+		if (ward_smsg_open(&m)) {
 			fputs("{\"type\":\"stopping\"}", m.f);
-			msg_send(&m, c);
+			ward_smsg_send(&m, c);
 		}
 		end_session(s, "stop", true);
 		return;
 	}
 }
 
-static void conn_read(struct srv *s, int ci)
-{
-	struct conn *c = &s->conns[ci];
-	uint8_t buf[65536];
-
-	for (;;) {
-		ssize_t n = read_some(c->fd, (char *)buf, sizeof(buf));
-		size_t off = 0;
-
-		if (n < 0) {
-			conn_close(c);
-			return;
-		}
-		if (n == 0)
-			break;
-		/* Frames are taken from the buffer as they complete: at most
-		 * one frame is ever held. */
-		while (off < (size_t)n && !c->dead) {
-			uint32_t flen = 0;
-			size_t want, take;
-			uint8_t *nb;
-			const char *bad;
-
-			want = c->in_len < 4 ? 4 : 0;
-			if (!want) {
-				bad = ward_sframe_len(c->in, &flen);
-				if (bad) {
-					send_error(s, c, bad,
-						   "the frame's length is "
-						   "refused");
-					c->dead = true;
-					break;
-				}
-				want = 4 + flen;
-			}
-			take = want - c->in_len;
-			if (take > (size_t)n - off)
-				take = (size_t)n - off;
-			nb = realloc(c->in, c->in_len + take);
-			if (!nb) {
-				c->dead = true;
-				break;
-			}
-			c->in = nb;
-			memcpy(c->in + c->in_len, buf + off, take);
-			c->in_len += take;
-			off += take;
-			if (c->in_len == want && want > 4) {
-				request(s, ci, c->in + 4, c->in_len - 4);
-				c->in_len = 0;
-			}
-		}
-		if (c->dead)
-			return;
-		c->partial_since =
-		    c->in_len ? (c->partial_since ? c->partial_since : now_ms())
-			      : 0;
-	}
-}
-
-static void conn_flush(struct conn *c)
-{
-	while (c->out_off < c->out_len) {
-		ssize_t n =
-		    write(c->fd, c->out + c->out_off, c->out_len - c->out_off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0) {
-			c->dead = true;
-			c->out_off = c->out_len = 0;
-			return;
-		}
-		c->out_off += (size_t)n;
-	}
-}
-
-static void accept_conn(struct srv *s)
-{
-	int fd = accept4(s->cfg->listen_fd, NULL, NULL,
-			 SOCK_NONBLOCK | SOCK_CLOEXEC);
-
-	if (fd < 0)
-		return;
-	for (int i = 0; i < WARD_SESSION_CONNS; i++) {
-		if (s->conns[i].fd < 0) {
-			s->conns[i].fd = fd;
-			return;
-		}
-	}
-	{
-		struct conn tmp = {.fd = fd};
-
-		send_error(s, &tmp, "too_many_connections",
-			   "the session serves few callers at once");
-		conn_flush(&tmp);
-		conn_close(&tmp);
-	}
-}
-
 /* ------------------------------------------------------------ the end */
-
-static void read_report(struct srv *s, int fd)
-{
-	size_t cap = REPORT_MAX, len = 0;
-	char *b = malloc(cap + 1);
-	const char *r, *e;
-
-	if (!b)
-		return;
-	for (;;) {
-		ssize_t n = read(fd, b + len, cap - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == cap)
-			break;
-	}
-	b[len] = '\0';
-	/* ward's courier wrote it (trusted); a report cut at the cap is not
-	 * JSON any more and is left out. */
-	if (!len || len == cap) {
-		free(b);
-		return;
-	}
-	s->run_report = b;
-	while (len && (b[len - 1] == '\n' || b[len - 1] == ' '))
-		b[--len] = '\0';
-	if (s->reason[0])
-		return;
-	r = strstr(b, "\"reason\": \"");
-	if (!r)
-		return;
-	r += strlen("\"reason\": \"");
-	e = r;
-	while ((*e >= 'a' && *e <= 'z') || *e == '_')
-		e++;
-	if (*e == '"' && e > r && (size_t)(e - r) < sizeof(s->reason))
-		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)(e - r), r);
-}
-
-/* A cell of the session report: its reply, and the run report's seccomp
- * denials whose first time is in the cell's (the run keeps one record a
- * call: a call refused in two cells is in the first one's, with the
- * count of both). */
-static void print_cell(struct srv *s, const char *body, size_t i,
-		       char prev_to[40])
-{
-	const char *st = strstr(body, "\"started\":\""),
-		   *en = strstr(body, "\"ended\":\"");
-	char from[40] = "", to[40] = "";
-	const char *it = NULL, *obj, *first;
-	size_t len, flen;
-	bool any = false;
-
-	if (st && en) {
-		sscanf(st + strlen("\"started\":\""), "%39[^\"]", from);
-		sscanf(en + strlen("\"ended\":\""), "%39[^\"]", to);
-	}
-	printf("%s%.*s,\"denials\":", i ? "," : "", (int)strlen(body) - 1,
-	       body);
-	if (!s->run_report) {
-		printf("null}");
-		return;
-	}
-	putchar('[');
-	while (ward_sdenial_next(s->run_report, &it, &obj, &len, &first, &flen))
-		/* A time on the boundary of two cells (the clock has
-		 * milliseconds) is the earlier one's. */
-		if (first && ward_stime_within(first, flen, from, to) &&
-		    !(prev_to[0] &&
-		      ward_stime_within(first, flen, from, prev_to))) {
-			printf("%s%.*s", any ? "," : "", (int)len, obj);
-			any = true;
-		}
-	printf("]}");
-	memcpy(prev_to, to, sizeof(to));
-}
-
-static void session_report(struct srv *s)
-{
-	char prev_to[40];
-
-	printf("{\"session\":{\"reason\":");
-	ward_json_str(stdout, s->reason[0] ? s->reason : NULL);
-	printf(",\"requests\":%llu,\"refused\":%llu,\"driver_garbage\":%llu,"
-	       "\"cells_dropped\":%zu,\"run_status\":%d,\"stderr_tail\":",
-	       (unsigned long long)s->requests, (unsigned long long)s->refused,
-	       (unsigned long long)s->garbage, s->cells_dropped, s->run_status);
-	ward_json_bytes(stdout, (const uint8_t *)s->err_tail, s->err_tail_len);
-	printf(",\"cells\":[");
-	prev_to[0] = '\0';
-	for (size_t i = 0; i < s->ncells; i++)
-		print_cell(s, s->cells[i], i, prev_to);
-	printf("]},\"run\":%s}\n", s->run_report ? s->run_report : "null");
-	fflush(stdout);
-}
 
 static void finish_all(struct srv *s)
 {
@@ -955,32 +532,32 @@ static void finish_all(struct srv *s)
 			s->st[i].bytes = s->st[i].sent = 0;
 			ward_sha256_init(&s->st[i].h);
 		}
-		s->t_start = now_ms();
+		s->t_start = ward_snow_ms();
 		clock_gettime(CLOCK_REALTIME, &s->started);
 		s->running = true;
 		finish_cell(s, NULL);
 	}
 	for (int i = 0; i < WARD_SESSION_CONNS; i++) {
 		struct conn *c = &s->conns[i];
-		uint64_t until = now_ms() + 1000;
+		uint64_t until = ward_snow_ms() + 1000;
 
 		if (c->fd < 0)
 			continue;
-		if (msg_open(&m)) {
+		if (ward_smsg_open(&m)) {
 			fputs("{\"type\":\"ended\",\"reason\":", m.f);
 			ward_json_str(m.f, s->reason[0] ? s->reason : NULL);
 			fputs("}", m.f);
-			msg_send(&m, c);
+			ward_smsg_send(&m, c);
 		}
 		/* A last, bounded, try to deliver what is pending. */
 		while (!c->dead && c->out_off < c->out_len &&
-		       now_ms() < until) {
+		       ward_snow_ms() < until) {
 			struct pollfd p = {c->fd, POLLOUT, 0};
 
 			if (poll(&p, 1, 100) > 0)
-				conn_flush(c);
+				ward_sconn_flush(c);
 		}
-		conn_close(c);
+		ward_sconn_close(c);
 	}
 }
 
@@ -1005,7 +582,7 @@ static void parent_msg(struct srv *s, bool *eof)
 		s->run_ended = true;
 		s->run_status = pm.status;
 		if (fd >= 0)
-			read_report(s, fd);
+			ward_sread_report(s, fd);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -1038,7 +615,7 @@ static int timeout_for(struct srv *s, uint64_t now)
 
 static void timers(struct srv *s)
 {
-	uint64_t now = now_ms();
+	uint64_t now = ward_snow_ms();
 
 	if (s->running && s->deadline && now >= s->deadline) {
 		s->deadline = 0;
@@ -1058,7 +635,7 @@ static void timers(struct srv *s)
 
 		if (c->fd >= 0 && c->partial_since &&
 		    now >= c->partial_since + WARD_SESSION_PARTIAL_MS)
-			conn_close(c);
+			ward_sconn_close(c);
 	}
 }
 
@@ -1088,7 +665,7 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 	bool out_eof = false, err_eof = false, p_eof = false;
 
 	s.cfg = cfg;
-	s.last_activity = now_ms();
+	s.last_activity = ward_snow_ms();
 	for (int i = 0; i < WARD_SESSION_CONNS; i++)
 		s.conns[i].fd = -1;
 	nonblock(cfg->listen_fd);
@@ -1134,7 +711,8 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 		}
 		bool want_accept = false;
 
-		if (poll(p, n, timeout_for(&s, now_ms())) < 0 && errno != EINTR)
+		if (poll(p, n, timeout_for(&s, ward_snow_ms())) < 0 &&
+		    errno != EINTR)
 			break;
 		for (nfds_t i = 0; i < n; i++) {
 			if (!p[i].revents)
@@ -1163,10 +741,10 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 				if (c->fd < 0)
 					break;
 				if (p[i].revents & POLLOUT)
-					conn_flush(c);
+					ward_sconn_flush(c);
 				if (!c->dead && (p[i].revents &
 						 (POLLIN | POLLHUP | POLLERR)))
-					conn_read(&s, map[i]);
+					ward_sconn_read(&s, map[i]);
 			}
 			}
 		}
@@ -1175,12 +753,12 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 
 			if (c->fd < 0)
 				continue;
-			conn_flush(c);
+			ward_sconn_flush(c);
 			if (c->dead && c->out_off >= c->out_len)
-				conn_close(c);
+				ward_sconn_close(c);
 		}
 		if (want_accept)
-			accept_conn(&s);
+			ward_saccept(&s);
 		driver_flush(&s);
 		timers(&s);
 		/* The run ended by itself (OOM, wall, the driver's exit). */
@@ -1207,6 +785,6 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 			"ready:\n%s",
 			safe);
 	}
-	session_report(&s);
+	ward_ssession_report(&s);
 	return 0;
 }
