@@ -161,6 +161,8 @@ def run_shell_cell(code, state, cell):
             kv.decode("utf-8", "surrogateescape").split("=", 1)
             for kv in env.split(b"\0") if b"=" in kv)
         state["env"].pop("__ward_rc", None)
+    if rc < 0:  # killed by a signal (an exec'd command): as a shell says
+        rc = 128 - rc
     if rc == 0:
         return "ok", "0", "", "", ""
     return "error", str(rc), "ExitStatus", "exit status %d" % rc, ""

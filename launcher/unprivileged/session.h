@@ -7,6 +7,7 @@
 #ifndef WARD_SESSION_H
 #define WARD_SESSION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* argv[0] is "session". Returns the process's exit status. */
@@ -19,6 +20,9 @@ struct ward_session_srv {
 	int parent;				/* socketpair to P */
 	const char *socket_path;		/* printed once ready */
 	unsigned long long idle_ms;
+	/* the policy's stdout and stderr modes: text, escaped for display
+	 * (as the courier does for a run), or raw */
+	bool text[2];
 };
 
 /* From P to S: the run ended (its wait status; the report's descriptor

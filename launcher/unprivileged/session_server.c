@@ -112,6 +112,7 @@ static void start_next(struct srv *s)
 	for (int i = 0; i < 2; i++) {
 		s->st[i].bytes = s->st[i].sent = 0;
 		ward_sha256_init(&s->st[i].h);
+		s->st[i].ts = (struct ward_textsafe){0};
 	}
 	s->t_start = ward_snow_ms();
 	clock_gettime(CLOCK_REALTIME, &s->started);
@@ -137,7 +138,7 @@ static void interrupt_cell(struct srv *s, const char *why)
 }
 
 static void json_stream(FILE *f, const char *name, struct stream *st,
-			uint32_t cap)
+			uint32_t cap, bool text)
 {
 	uint8_t d[32];
 	char hex[65];
@@ -146,10 +147,44 @@ static void json_stream(FILE *f, const char *name, struct stream *st,
 	ward_hex(d, sizeof(d), hex);
 	fprintf(f,
 		",\"%s\":{\"bytes\":%llu,\"sent\":%llu,\"truncated\":%s,"
-		"\"sha256\":\"%s\"}",
+		"\"mode\":\"%s\",\"escaped\":%llu,\"sha256\":\"%s\"}",
 		name, (unsigned long long)st->bytes,
 		(unsigned long long)st->sent,
-		st->bytes > cap ? "true" : "false", hex);
+		st->bytes > cap ? "true" : "false", text ? "text" : "raw",
+		(unsigned long long)st->ts.escaped, hex);
+}
+
+/* n bytes of the running cell's stream to its caller: escaped under the
+ * policy's text mode (the digest is of the bytes as they came, as a
+ * run's); last: the end of the cell's stream. */
+static void send_chunk(struct srv *s, int which, const uint8_t *b, size_t n,
+		       bool last)
+{
+	struct conn *c = ward_sowner(s, &s->cur);
+	uint8_t *esc = NULL;
+	char *enc;
+	struct msg m;
+
+	if (s->cfg->text[which]) {
+		esc = malloc(WARD_TEXT_GROWTH * (n + 3));
+		if (!esc)
+			return;
+		n = ward_text_escape(&s->st[which].ts, b, n, esc, last);
+		b = esc;
+	}
+	if (!c || !n) {
+		free(esc);
+		return;
+	}
+	enc = ward_b64_encode(b, n);
+	if (enc && ward_smsg_open(&m)) {
+		fprintf(m.f, "{\"type\":\"%s\",\"cell\":%llu,\"data\":\"%s\"}",
+			which ? "stderr" : "stdout",
+			(unsigned long long)s->cur.id, enc);
+		ward_smsg_send(&m, c);
+	}
+	free(enc);
+	free(esc);
 }
 
 /* The running cell's end: d is the driver's done, or NULL when the session
@@ -163,6 +198,10 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 	struct msg m;
 	uint32_t cap = s->cur.max_output;
 
+	/* what text mode held back (a character cut by a chunk) */
+	for (int i = 0; i < 2; i++)
+		if (s->cfg->text[i] && s->st[i].ts.ncarry)
+			send_chunk(s, i, NULL, 0, true);
 	clock_gettime(CLOCK_REALTIME, &ended);
 	ward_rfc3339(&s->started, t0, sizeof(t0));
 	ward_rfc3339(&ended, t1, sizeof(t1));
@@ -196,8 +235,8 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 			fputs("}", m.f);
 		} else
 			fputs("null", m.f);
-		json_stream(m.f, "stdout", &s->st[0], cap);
-		json_stream(m.f, "stderr", &s->st[1], cap);
+		json_stream(m.f, "stdout", &s->st[0], cap, s->cfg->text[0]);
+		json_stream(m.f, "stderr", &s->st[1], cap, s->cfg->text[1]);
 		fprintf(m.f, ",\"figures\":[%.*s]", (int)s->figures_len,
 			s->figures);
 		fprintf(m.f, ",\"duration_ms\":%llu",
@@ -227,7 +266,6 @@ static void chunk(struct srv *s, int which, const struct ward_dline *d)
 	uint8_t *b;
 	size_t len, send;
 	struct stream *st = &s->st[which];
-	struct conn *c = ward_sowner(s, &s->cur);
 
 	if (ward_b64_decode(d->field[0], d->field_len[0], &b, &len) < 0) {
 		s->garbage++;
@@ -238,20 +276,8 @@ static void chunk(struct srv *s, int which, const struct ward_dline *d)
 	send = st->sent < s->cur.max_output ? s->cur.max_output - st->sent : 0;
 	if (send > len)
 		send = len;
-	if (send && c) {
-		struct msg m;
-		char *enc = ward_b64_encode(b, send);
-
-		if (enc && ward_smsg_open(&m)) {
-			fprintf(
-			    m.f,
-			    "{\"type\":\"%s\",\"cell\":%llu,\"data\":\"%s\"}",
-			    which ? "stderr" : "stdout",
-			    (unsigned long long)s->cur.id, enc);
-			ward_smsg_send(&m, c);
-		}
-		free(enc);
-	}
+	if (send)
+		send_chunk(s, which, b, send, false);
 	st->sent += send;
 	free(b);
 }
@@ -531,6 +557,7 @@ static void finish_all(struct srv *s)
 		for (int i = 0; i < 2; i++) {
 			s->st[i].bytes = s->st[i].sent = 0;
 			ward_sha256_init(&s->st[i].h);
+			s->st[i].ts = (struct ward_textsafe){0};
 		}
 		s->t_start = ward_snow_ms();
 		clock_gettime(CLOCK_REALTIME, &s->started);

@@ -11,6 +11,7 @@
 #include "session_proto.h"
 
 #include "sha256.h"
+#include "textsafe.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +49,7 @@ struct cell {
 struct stream {
 	uint64_t bytes, sent;
 	struct ward_sha256 h;
+	struct ward_textsafe ts; /* the policy's text mode: escaped */
 };
 
 struct srv {

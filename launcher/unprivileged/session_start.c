@@ -12,6 +12,7 @@
  */
 #include "session.h"
 
+#include "blob_read.h"
 #include "fdpass.h"
 #include "util.h"
 
@@ -33,6 +34,16 @@
 #include <unistd.h>
 
 #define NOBODY 65534
+/* A blob is far smaller (the kernel's filter cap bounds its largest
+ * section); a larger file is not read here, and escaping is kept. */
+#define WARD_BLOB_FILE_MAX (16u << 20)
+#if defined(__x86_64__)
+#define NATIVE_ARCH WARD_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH WARD_ARCH_AARCH64
+#else
+#define NATIVE_ARCH 0
+#endif
 
 struct start {
 	const char *socket_opt;
@@ -221,6 +232,40 @@ static int start_janitor(struct start *st, ward_err *err)
 	return fds[1];
 }
 
+/* The policy's stdout and stderr modes, for S to escape a cell's streams
+ * as the courier escapes a run's (the run itself checks the blob and may
+ * refuse it). Text unless the blob says raw: when the file cannot be read
+ * here, escaping is the safe side. */
+static void stream_modes(int argc, char **argv, bool text[2])
+{
+	const char *path = NULL;
+	struct ward_blob b;
+	ward_err err = {0};
+	uint8_t *buf;
+	ssize_t n;
+	int fd;
+
+	text[0] = text[1] = true;
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		path = argv[i];
+	if (!path || (fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) < 0)
+		return;
+	buf = malloc(WARD_BLOB_FILE_MAX);
+	n = buf ? read(fd, buf, WARD_BLOB_FILE_MAX) : -1;
+	close(fd);
+	if (n > 0 &&
+	    ward_blob_read(buf, (size_t)n, NATIVE_ARCH, &b, &err) == 0) {
+		const struct ward_limits *l = &b.policy.limits;
+
+		text[0] = ward_limit_is_set(l, WARD_LIM_STDOUT_MODE) &&
+			  l->value[WARD_LIM_STDOUT_MODE] == 1;
+		text[1] = ward_limit_is_set(l, WARD_LIM_STDERR_MODE) &&
+			  l->value[WARD_LIM_STDERR_MODE] == 1;
+		ward_blob_release(&b);
+	}
+	free(buf);
+}
+
 static int start_main(int argc, char **argv)
 {
 	static struct start st = {.listen_fd = -1, .idle_ms = 300000};
@@ -302,6 +347,8 @@ static int start_main(int argc, char **argv)
 		    .socket_path = st.sock,
 		    .idle_ms = st.idle_ms,
 		};
+
+		stream_modes(argc - i, argv + i, srv.text);
 
 		close(pin[0]);
 		close(pout[1]);

@@ -130,6 +130,11 @@ def cells():
     check("stdout-streams", len(streamed) >= 2 and
           streamed[-1][0] - streamed[0][0] > 0.2 and e9.stdout == b"0\n1\n2\n",
           streamed)
+    esc = s.run("print('\\x1b]0;owned\\x07\\u202e')")
+    check("text-mode-escapes-cell-output", b"\x1b" not in esc.stdout and
+          b"\x07" not in esc.stdout and b"\\x1b" in esc.stdout and
+          esc.raw["stdout"]["mode"] == "text" and esc.raw["stdout"]["escaped"] == 5,
+          esc.raw)
     hostile(s)
     burst(s)
     garbage(s)
