@@ -14,23 +14,30 @@
 #include <unistd.h>
 
 /* A field of the driver's, decoded and cut, as a JSON string (or null). */
-void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap)
+void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap, bool text)
 {
-	uint8_t *b;
+	struct ward_textsafe ts = {0};
+	uint8_t *b, *esc;
 	size_t len;
 
-	if (!n) {
+	if (!n || ward_b64_decode(b64, n, &b, &len) < 0) {
 		fputs("null", f);
 		return;
 	}
-	if (ward_b64_decode(b64, n, &b, &len) < 0) {
+	if (len > cap)
+		len = cap;
+	/* Under the policy's text mode, what the driver says of the cell
+	 * (a repr, a message, a traceback) is displayed as its output is. */
+	esc = text ? malloc(WARD_TEXT_GROWTH * (len + 3)) : NULL;
+	if (esc)
+		ward_json_bytes(f, esc, ward_text_escape(&ts, b, len, esc, 1));
+	else if (text)
 		fputs("null", f);
-		return;
-	}
-	ward_json_bytes(f, b, len < cap ? len : cap);
+	else
+		ward_json_bytes(f, b, len);
+	free(esc);
 	free(b);
 }
-
 void ward_skeep_cell(struct srv *s, char *body)
 {
 	size_t len = strlen(body);

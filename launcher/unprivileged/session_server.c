@@ -218,20 +218,24 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		fputs(",\"result\":", m.f);
 		if (d)
 			ward_sjson_field(m.f, d->field[0], d->field_len[0],
-					 WARD_SESSION_RESULT_MAX);
+					 WARD_SESSION_RESULT_MAX,
+					 s->cfg->text[0]);
 		else
 			fputs("null", m.f);
 		fputs(",\"error\":", m.f);
 		if (d && !strcmp(status, "error")) {
 			fputs("{\"name\":", m.f);
 			ward_sjson_field(m.f, d->field[1], d->field_len[1],
-					 WARD_SESSION_NAME_MAX);
+					 WARD_SESSION_NAME_MAX,
+					 s->cfg->text[0]);
 			fputs(",\"message\":", m.f);
 			ward_sjson_field(m.f, d->field[2], d->field_len[2],
-					 WARD_SESSION_MESSAGE_MAX);
+					 WARD_SESSION_MESSAGE_MAX,
+					 s->cfg->text[0]);
 			fputs(",\"traceback\":", m.f);
 			ward_sjson_field(m.f, d->field[3], d->field_len[3],
-					 WARD_SESSION_RESULT_MAX);
+					 WARD_SESSION_RESULT_MAX,
+					 s->cfg->text[0]);
 			fputs("}", m.f);
 		} else
 			fputs("null", m.f);

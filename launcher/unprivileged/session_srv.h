@@ -112,7 +112,8 @@ void ward_sconn_read(struct srv *s, int ci);
 void ward_srequest(struct srv *s, int ci, const uint8_t *body, size_t len);
 
 /* the record (session_record.c) */
-void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap);
+void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap,
+		      bool text);
 void ward_skeep_cell(struct srv *s, char *body);
 void ward_sread_report(struct srv *s, int fd);
 void ward_ssession_report(struct srv *s);

@@ -135,6 +135,10 @@ def cells():
           b"\x07" not in esc.stdout and b"\\x1b" in esc.stdout and
           esc.raw["stdout"]["mode"] == "text" and esc.raw["stdout"]["escaped"] == 5,
           esc.raw)
+    esc = s.run("raise ValueError('\\x1b[2J')")
+    check("text-mode-escapes-error", "\x1b" not in esc.error["message"] and
+          "\\x1b[2J" == esc.error["message"] and "\x1b" not in esc.error["traceback"],
+          esc.raw)
     hostile(s)
     burst(s)
     garbage(s)
@@ -213,6 +217,12 @@ def burst(s):
           counts)
     st = s.status()
     check("serves-after-burst", st.get("type") == "status", st)
+    # the accepted cells run before any other
+    for _ in range(100):
+        st = s.status()
+        if st.get("state") == "idle" and st.get("queued") == 0:
+            break
+        time.sleep(0.1)
 
 
 def garbage(s):
