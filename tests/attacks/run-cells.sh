@@ -5,7 +5,7 @@
 # run: $WARD is tests/attacks/lib/ward-cell, which starts `ward session
 # start` with the shell driver, runs the program as one cell and hands the
 # harness the cell's output, status and the session's run report. The
-# harness judges them as it judges a run. Seven attacks are left out (they
+# harness judges them as it judges a run. Eight attacks are left out (they
 # observe what a cell is not; lib/ward-cell says why). PATTERNs select, as
 # for run.sh.
 set -u
@@ -20,7 +20,8 @@ if [ $# = 0 ]; then
 		case $n in
 		identity/kill-supervisor | identity/init-cmdline | identity/x32-abi | \
 			identity/int80 | identity/read-host-processes | \
-			identity/tiocsti | files/terminal-escape) continue ;;
+			identity/tiocsti | identity/signal-host-process | \
+			files/terminal-escape) continue ;;
 		esac
 		set -- "$@" "$n"
 	done
