@@ -135,7 +135,7 @@ WARDC := $(BUILD)/wardc
 WARD := $(BUILD)/ward
 UNIT_BINS := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
-SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack
+SUITES := unit golden syscalls stdlib lint export exporter net agents e2e profiles attack attack-cells
 .PHONY: all all-tests deps deps-sarif check test test-fuzz test-install test-fresh test-vm $(SUITES) demo fuzz fuzz-replay \
 	bench format lint-c clean install uninstall man tcb sarif-multitool FORCE
 .DELETE_ON_ERROR:
@@ -401,6 +401,7 @@ install: all $(ATTACK_BINS)
 	$(INSTALL) -m 0644 completion/ward.bash $(DESTDIR)$(completiondir)/wardc
 	ln -sf wardc $(DESTDIR)$(completiondir)/ward
 	$(INSTALL) -m 0644 $(DOC_FILES) $(DESTDIR)$(docdir)/
+	$(INSTALL) -m 0644 launcher/session/python_driver.py $(DESTDIR)$(datadir)/ward/
 
 uninstall:
 	rm -f $(DESTDIR)$(bindir)/wardc $(DESTDIR)$(bindir)/ward $(DESTDIR)$(bindir)/ward-attack
@@ -411,6 +412,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(man5dir)/,$(notdir $(filter %.5,$(MAN_SRC))))
 	rm -f $(DESTDIR)$(completiondir)/wardc $(DESTDIR)$(completiondir)/ward
 	rm -f $(addprefix $(DESTDIR)$(docdir)/,$(notdir $(DOC_FILES)))
+	rm -f $(DESTDIR)$(datadir)/ward/python_driver.py
 	@for d in $$(printf '%s\n' $(addprefix $(DESTDIR)$(stdlibdir)/,$(STDLIB_DIRS)) | sort -r) \
 		$(DESTDIR)$(stdlibdir) $(DESTDIR)$(datadir)/ward $(DESTDIR)$(docdir); do \
 		if [ -d "$$d" ]; then rmdir --ignore-fail-on-non-empty "$$d"; fi; \

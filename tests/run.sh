@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/run.sh SUITE: run one suite (unit, golden, fuzz, syscalls, stdlib,
-# lint, export, install, exporter, net, agents, e2e, profiles, attack) or
+# lint, export, install, exporter, net, agents, e2e, profiles, attack,
+# attack-cells) or
 # all; or fresh (make deps demo on a bare Debian 12 root) or vm (the cgroup
 # parts of the suites on Debian's stock kernel with pure cgroup v2, under
 # qemu), which all does not include: .ci/run runs them after make deps
@@ -117,6 +118,9 @@ profiles | all) echo "== profiles"; run_script_suite profiles tests/profiles/run
 esac
 case $suite in
 attack | all) echo "== attack"; run_script_suite attack tests/attacks/run.sh ;;
+esac
+case $suite in
+attack-cells | all) echo "== attack-cells (the attacks as cells of sessions)"; run_script_suite attack-cells tests/attacks/run-cells.sh ;;
 esac
 case $suite in
 fresh) echo "== fresh (make deps demo on a bare Debian 12 root)"; run_script_suite fresh tests/fresh/run.sh ;;

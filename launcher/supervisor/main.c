@@ -55,6 +55,7 @@
 #include "outputs.h"
 #include "privilege.h"
 #include "reclaim.h"
+#include "session.h"
 #include "sha256.h"
 #include "supervise.h"
 #include "workspace.h"
@@ -938,6 +939,8 @@ int main(int argc, char **argv)
 	ward_err err = {0}, tmp = {0};
 	int code;
 
+	if (argc > 1 && !strcmp(argv[1], "session"))
+		return ward_session_main(argc - 1, argv + 1); /* unprivileged */
 	/* A write to a pipe whose reader is gone is an error to handle. */
 	signal(SIGPIPE, SIG_IGN);
 	r.facts.t.start = ward_now_ns();

@@ -622,6 +622,11 @@ BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/record.sh" >"$T/re
 cat "$T/record.out"
 grep -q '^FAIL' "$T/record.out" && failures=$((failures + 1))
 
+# Sessions: one sandbox, many cells (docs/spec.md part 7).
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/session.sh" >"$T/session.out" 2>&1
+cat "$T/session.out"
+grep -q '^FAIL' "$T/session.out" && failures=$((failures + 1))
+
 # A setuid ward refuses to run.
 cp "$WARD" "$T/bin/ward-suid" && chmod 4755 "$T/bin/ward-suid"
 rc=0

@@ -16,7 +16,8 @@
 # (lang: lang/ and the generated scanner and parser; core: common/, the
 # blob contract both programs share; compiler: compiler/ without wardc.c, with the constants
 # table; launcher: launcher/ without main.c; export: the exporter's
-# content checks, launcher/unprivileged/export_*.c and safefs.c). Without that line
+# content checks, launcher/unprivileged/export_*.c and safefs.c; session:
+# the session protocol's parsers, session_proto.c). Without that line
 # it gets all four. A file tests/fuzz/TARGET.dict is passed as a dictionary.
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -89,6 +90,7 @@ sources_of() { # TARGET: the library sources it links
 			ls launcher/unprivileged/export_*.c launcher/unprivileged/safefs.c \
 				launcher/lib/fsutil.c
 			;;
+		session) echo launcher/unprivileged/session_proto.c ;;
 		esac
 	done | tr '\n' ' '
 }

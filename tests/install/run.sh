@@ -82,6 +82,7 @@ pass make-install
 	for f in man/*.5; do echo "share/man/man5/${f#man/}"; done
 	echo "share/bash-completion/completions/ward"
 	echo "share/bash-completion/completions/wardc"
+	echo "share/ward/python_driver.py"
 	for f in docs/*.md; do echo "share/doc/ward/${f#docs/}"; done
 } | LC_ALL=C sort >"$tmp/want"
 (cd "$root" && find . ! -type d | sed 's|^\./||' | LC_ALL=C sort) >"$tmp/got"

@@ -24,6 +24,8 @@ only (docs/agents.md):
 
 from .client import (WARD_CANNOT_EXEC, WARD_NOT_FOUND, WARD_REFUSED, Budget,
                      Chunk, Execution, Run, Ward, sha256_file, solve)
+from .session import Execution as SessionExecution
+from .session import Session, find_driver
 from .locate import (ProfileNotFound, find_profile, find_tool, search_path,
                      source_tree)
 
