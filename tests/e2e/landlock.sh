@@ -151,6 +151,24 @@ for m in root rootless; do
 	else
 		fail "$m/landlock-require-refused-below-its-abi" "$(why)"
 	fi
+	# A script reopens its own output streams (`echo x > /dev/stderr`):
+	# the pipes are the courier's, so ward makes them writable to the
+	# sandbox user; with Landlock on (pipes are not in a file tree).
+	rm -f "$R"
+	if [ "$m" = rootless ]; then
+		set -- setpriv --reuid=65534 --regid=65534 --clear-groups "$WARD"
+	else
+		set -- "$WARD"
+	fi
+	prlimit --nproc=512 timeout -k 2 20 "$@" --report "$R" "$T/rw.wardb" -- \
+		/bin/sh -c 'echo out >/dev/stdout && echo err >/dev/stderr' \
+		>"$T/out" 2>"$T/err" </dev/null
+	rc=$?
+	if [ "$rc" = 0 ] && [ "$(cat "$T/out")" = out ] && [ "$(cat "$T/err")" = err ]; then
+		pass "$m/reopen-dev-stdout-stderr"
+	else
+		fail "$m/reopen-dev-stdout-stderr" "$(why)"
+	fi
 done
 
 # A compiled policy with `landlock require;` (which needs ABI 6): on a
