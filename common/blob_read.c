@@ -1684,6 +1684,7 @@ void ward_blob_release(struct ward_blob *b)
 	free((void *)p->net.bpf.relocs);
 	free((void *)p->net.rules);
 	free((void *)p->net.hosts);
+	free((void *)p->net.names);
 	for (uint32_t i = 0; i < p->nexports; i++)
 		free((void *)p->exports[i].names);
 	free((void *)p->exports);
