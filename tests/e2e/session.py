@@ -38,6 +38,27 @@ def start():
     return Session.start(BLOB, run_args=RUN_ARGS, ward=WARD)
 
 
+def ours_by_ancestry(pid):
+    """Is the driver pid ours: an ancestor (the ward that runs it) names
+    BLOB, or it is an orphan that no ward runs any more (a leak, whoever
+    made it)? A driver of another session on the machine is not."""
+    for _ in range(32):
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                pid = f.read().rsplit(")", 1)[1].split()[1]
+            if pid in ("0", "1"):
+                return True
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read()
+            if BLOB.encode() in cmd:
+                return True
+            if cmd.split(b"\0")[0].endswith(b"ward"):
+                return False
+        except OSError:
+            return True
+    return True
+
+
 def processes_of_blob(wait=3.0):
     """Processes whose command line names this test's blob (P, W, S, the
     janitor) or is the driver's, after at most wait seconds."""
@@ -51,8 +72,11 @@ def processes_of_blob(wait=3.0):
                         cmd = f.read()
                     # (not this test's own ancestors, whose command
                     # lines name the blob too)
+                    # (a driver is ours when one of its ancestors names
+                    # our blob: other sessions may run on the machine)
                     if (BLOB.encode() in cmd and b"session.py" not in cmd) or \
-                            b"ward's Python session driver" in cmd:
+                            (b"ward's Python session driver" in cmd and
+                             ours_by_ancestry(pid)):
                         found.append("pid %s %r" % (pid, cmd[:80]))
                 except OSError:
                     pass
