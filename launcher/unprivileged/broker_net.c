@@ -597,7 +597,8 @@ static int do_connect(struct ward_broker *b, struct call *c)
 			return connect_out(b, c, &r);
 		if (proto == IPPROTO_TCP && ward_dns_learned(b, &c->a, &name)) {
 			snprintf(r.name, sizeof(r.name), "%s", name);
-			if (c->a.port == WARD_RELAY_PORT)
+			if (c->a.port == WARD_RELAY_TLS ||
+			    c->a.port == WARD_RELAY_HTTP)
 				return connect_relay(b, c, &r);
 			return connect_out(b, c, &r);
 		}

@@ -8,6 +8,7 @@
 
 #include "broker_net.h"
 #include "dns.h"
+#include "http_host.h"
 #include "records.h"
 
 #include <errno.h>
@@ -163,7 +164,9 @@ static bool read_hello(struct ward_broker *b, struct ward_relay *r)
 		return false;
 	}
 	r->hlen += (size_t)n;
-	h = ward_tls_hello(r->buf, r->hlen, r->rec.sni);
+	h = r->rec.port == WARD_RELAY_HTTP
+		? ward_http_host(r->buf, r->hlen, r->rec.sni)
+		: ward_tls_hello(r->buf, r->hlen, r->rec.sni);
 	if (h == WARD_HELLO_MORE && r->hlen < sizeof(r->buf))
 		return true;
 	if (h == WARD_HELLO_MORE)

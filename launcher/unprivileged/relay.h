@@ -2,13 +2,14 @@
 /*
  * relay.h: connections the broker relays instead of handing over
  * (docs/spec.md 5.11): a TCP connect allowed by a name rule to a TLS port
- * (WARD_RELAY_PORT). The task gets one end of a socket pair in place of
- * its socket; the broker reads the ClientHello from the other (at most
- * WARD_TLS_HELLO_MAX bytes, for at most WARD_RELAY_HELLO_MS), and only
- * when its server name is one whose answer gave the address (a shared
- * address serves many names: the program must not reach another one
- * through it) sends it on, then moves the bytes both ways with splice()
- * through a pipe each, never reading them, without ever blocking. Each
+ * (WARD_RELAY_TLS), or to plain HTTP's port (WARD_RELAY_HTTP, where the
+ * first request's Host is read the same way, http_host.h). The task gets one
+ * end of a socket pair in place of its socket; the broker reads the ClientHello
+ * from the other (at most WARD_TLS_HELLO_MAX bytes, for at most
+ * WARD_RELAY_HELLO_MS), and only when its server name is one whose answer gave
+ * the address (a shared address serves many names: the program must not reach
+ * another one through it) sends it on, then moves the bytes both ways with
+ * splice() through a pipe each, never reading them, without ever blocking. Each
  * connection is one record: its name, server name, bytes each way and
  * how it ended (facts.h, enum ward_relay_end).
  */
@@ -29,7 +30,8 @@ struct ward_broker;
 
 #define WARD_RELAY_MAX	    32	  /* at once; beyond, a connect gets EAGAIN */
 #define WARD_RELAY_HELLO_MS 10000 /* the ClientHello's time to come */
-#define WARD_RELAY_PORT	    443	  /* the TLS port relayed */
+#define WARD_RELAY_TLS	    443	  /* the TLS port relayed */
+#define WARD_RELAY_HTTP	    80	  /* the plain HTTP port relayed */
 
 struct ward_relay {
 	bool used;

@@ -110,7 +110,7 @@ mkdir -p "/etc/netns/$S" && echo "nameserver 10.78.1.2" >"/etc/netns/$S/resolv.c
 
 ZONE=index.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
 ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/srv.ready" \
-	10.78.1.2 "$ZONE" tls:10.78.1.2:443 10.78.1.2:8443 10.78.1.2:8080 \
+	10.78.1.2 "$ZONE" tls:10.78.1.2:443 10.78.1.2:80 10.78.1.2:8443 10.78.1.2:8080 \
 	10.78.1.3:443 169.254.169.254:443 2>"$T/srv.err" &
 bgpids="$bgpids $!"
 i=0
@@ -187,6 +187,25 @@ for m in root rootless; do
 			pass $m/sni-refused/$sni
 		else
 			fail $m/sni-refused/$sni "got '$out', accepted $(seen "accept 10.78.1.2:443"), $(grep -o '"relay": [^}]*}' "$rep")"
+		fi
+	done
+
+	# Plain HTTP on a name rule's port 80: the Host is checked the same way.
+	for host in index.test other.test; do
+		mark
+		newrep
+		out=$(run $m $TLS index.test 80 http:$host 2>"$T/w.err")
+		if [ $host = index.test ]; then
+			[ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] &&
+				in_report "any(a['relay'] and a['relay']['server_name'] == 'index.test' and a['relay']['ended'] == 'closed' for a in r['network']['attempts'])"
+		else
+			[ "${out%% *}" = refused ] && [ "$(seen "accept 10.78.1.2:80")" = 0 ] &&
+				in_report "any(a['relay'] and a['relay']['server_name'] == 'other.test' and a['relay']['ended'] == \"refused: another name's server\" for a in r['network']['attempts'])"
+		fi
+		if [ $? = 0 ]; then
+			pass $m/http-host/$host
+		else
+			fail $m/http-host/$host "got '$out' ($(head -c 300 "$T/w.err")) $(grep -o '"relay": [^}]*}' "$rep")"
 		fi
 	done
 

@@ -7,7 +7,8 @@ Connects to HOST (a name, resolved through the sandbox's resolver, or an
 address) on PORT and makes a TLS handshake with server name SNI ("-": none;
 the certificate is then checked against no name), trusting CA only, its
 ClientHello written CHUNK bytes at a time (0.05 s apart; default all at
-once). Prints "ok ADDR LINE" with the server's first line, or "refused
+once). SNI http:HOST sends a plain HTTP request with that Host instead.
+Prints "ok ADDR LINE" with the server's first line, or "refused
 WHY".
 """
 import socket
@@ -27,6 +28,15 @@ def main():
         s = socket.create_connection((addr, port), timeout=15)
     except OSError as e:
         print("refused", e.__class__.__name__, e.errno)
+        return
+    if sni.startswith("http:"):
+        try:
+            s.sendall(b"GET / HTTP/1.1\r\nHost: %s\r\n\r\n" % sni[5:].encode())
+            line = s.makefile("rb").readline()
+        except OSError as e:
+            print("refused", e.__class__.__name__)
+            return
+        print(("ok %s %s" % (addr, line.decode().strip())) if line else "refused closed")
         return
     inc, out = ssl.MemoryBIO(), ssl.MemoryBIO()
     obj = ctx.wrap_bio(inc, out, server_hostname=None if sni == "-" else sni)

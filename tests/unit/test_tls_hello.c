@@ -2,7 +2,8 @@
 /*
  * test_tls_hello.c: the relay's reading of a ClientHello's server name
  * (launcher/unprivileged/tls_hello.c, docs/spec.md 5.11): a good one read
- * at every split, and each way of not being one refused.
+ * at every split, and each way of not being one refused; the same for a
+ * plain HTTP request's Host (http_host.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "http_host.h"
 #include "tls_hello.h"
 
 #include <stdbool.h>
@@ -145,11 +147,50 @@ static void refused(void **state)
 	assert_int_equal(ward_tls_hello(m.b, 5, name), WARD_HELLO_INVALID);
 }
 
+static enum ward_hello http(const char *req, char *name)
+{
+	return ward_http_host((const uint8_t *)req, strlen(req), name);
+}
+
+static void http_host(void **state)
+{
+	static const char good[] = "GET /simple/ HTTP/1.1\r\nAccept: */*\r\n"
+				   "HOST:  Index.Test.:80 \r\n\r\n";
+	char name[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(good) - 1; i++)
+		assert_int_equal(ward_http_host((const uint8_t *)good, i, name),
+				 WARD_HELLO_MORE);
+	assert_int_equal(http(good, name), WARD_HELLO_SNI);
+	assert_string_equal(name, "index.test");
+	assert_int_equal(http("GET / HTTP/1.1\r\nA: b\r\n\r\n", name),
+			 WARD_HELLO_NO_SNI);
+	assert_int_equal(
+	    http("GET / HTTP/1.1\r\nHost: a.test\r\nHost: b.test\r\n\r\n",
+		 name),
+	    WARD_HELLO_INVALID);
+	assert_int_equal(
+	    http("GET http://other.test/ HTTP/1.1\r\nHost: index.test\r\n\r\n",
+		 name),
+	    WARD_HELLO_INVALID);
+	assert_int_equal(http("CONNECT other.test:443 HTTP/1.1\r\nHost: "
+			      "index.test\r\n\r\n",
+			      name),
+			 WARD_HELLO_INVALID);
+	assert_int_equal(http("GET / HTTP/1.1\nHost: index.test\n\n", name),
+			 WARD_HELLO_INVALID);
+	assert_int_equal(
+	    http("GET / HTTP/1.1\r\nHost: index.test:x\r\n\r\n", name),
+	    WARD_HELLO_INVALID);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(good_at_every_split),
 	    cmocka_unit_test(refused),
+	    cmocka_unit_test(http_host),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
