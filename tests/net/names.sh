@@ -61,7 +61,8 @@ if ! "$CC" -O2 -Wall -Werror -o "$T/tools/nameprobe" "$top/tests/net/nameprobe.c
 	exit 1
 fi
 chmod 755 "$T/tools/nameprobe"
-cp "$top/tests/net/tlsprobe.py" "$T/tools/" && chmod 644 "$T/tools/tlsprobe.py"
+cp "$top/tests/net/tlsprobe.py" "$top/tests/net/dnsflood.py" "$T/tools/" &&
+	chmod 644 "$T/tools/tlsprobe.py" "$T/tools/dnsflood.py"
 # The test's CA and its servers' certificate (every name of the zone).
 if ! (cd "$T/tools" &&
 	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
@@ -321,6 +322,23 @@ if [ "$out" = 80 ] && [ "$(seen "flood.test")" = 0 ] &&
 	pass rootless/query-flood-capped
 else
 	fail rootless/query-flood-capped "$out answered, $(grep -o '"dns_dropped": [0-9]*' "$rep")"
+fi
+
+# A flood from one process, as fast as it can send: bounded (the run ends
+# in its time, the record stays at 64 entries and counts the rest, nothing
+# reaches the test's server) and the stub still answers after it.
+mark
+newrep
+t0=$(date +%s)
+out=$(run rootless /usr/bin/python3 /tools/dnsflood.py 20000 2>"$T/w.err")
+t1=$(date +%s)
+set -- $out
+if [ "${1:-}" = sent ] && [ "${2:-0}" -ge 1000 ] && [ "${4:-0}" -ge 1000 ] &&
+	[ "${5:-}" = 10.78.1.2 ] && [ $((t1 - t0)) -lt 25 ] && [ "$(seen "flood.test")" = 0 ] &&
+	in_report "len(r['network']['dns']) == 64 and r['network']['dns_dropped'] >= 900"; then
+	pass "rootless/query-flood-one-process ($(echo $out))"
+else
+	fail rootless/query-flood-one-process "got '$out' in $((t1 - t0)) s ($(head -c 200 "$T/w.err")), $(grep -o '"dns_dropped": [0-9]*' "$rep")"
 fi
 
 # The TTL: an answer of TTL 0 serves for the floor (5 s), then the address
