@@ -101,6 +101,9 @@ int ward_relay_start(struct ward_broker *b, int in, int out,
 		}
 		fcntl(r->pipe[d][0], F_SETPIPE_SZ, PIPE_BYTES);
 	}
+	/* The pair's buffer: the most the host allows a user, to move as
+	 * much per wakeup as TCP does. */
+	setsockopt(in, SOL_SOCKET, SO_SNDBUF, &(int){PIPE_BYTES}, sizeof(int));
 	mono(&r->until);
 	r->until.tv_sec += WARD_RELAY_HELLO_MS / 1000;
 	return 0;
@@ -191,38 +194,45 @@ static bool read_hello(struct ward_broker *b, struct ward_relay *r)
 }
 
 /* Move what one direction can: source to its pipe, its pipe to the
- * destination. false: ended. */
+ * destination, until either would block (a bounded number of rounds: the
+ * loop serves the notifications too). false: ended. */
 static bool pump(struct ward_broker *b, struct ward_relay *r, int d)
 {
 	int src = d == 0 ? r->in : r->out, dst = d == 0 ? r->out : r->in;
 	uint64_t *count = d == 0 ? &r->rec.sent : &r->rec.received;
+	bool moved = true;
 	ssize_t n;
 
-	if (!r->eof[d] && r->fill[d] < PIPE_BYTES) {
-		n = splice(src, NULL, r->pipe[d][1], NULL, CHUNK,
-			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
-		if (n > 0)
-			r->fill[d] += (size_t)n;
-		else if (n == 0)
-			r->eof[d] = true;
-		else if (errno != EAGAIN && errno != EINTR) {
-			end(b, r, WARD_RELAY_FAILED, errno);
+	for (int round = 0; moved && round < 64; round++) {
+		moved = false;
+		if (!r->eof[d] && r->fill[d] < PIPE_BYTES) {
+			n = splice(src, NULL, r->pipe[d][1], NULL, CHUNK,
+				   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+			if (n > 0) {
+				r->fill[d] += (size_t)n;
+				moved = true;
+			} else if (n == 0) {
+				r->eof[d] = true;
+			} else if (errno != EAGAIN && errno != EINTR) {
+				end(b, r, WARD_RELAY_FAILED, errno);
+				return false;
+			}
+		}
+		while (r->fill[d]) {
+			n = splice(r->pipe[d][0], NULL, dst, NULL, r->fill[d],
+				   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
+			if (n > 0) {
+				r->fill[d] -= (size_t)n;
+				*count += (uint64_t)n;
+				moved = true;
+				continue;
+			}
+			if (n < 0 && (errno == EAGAIN || errno == EINTR))
+				break;
+			/* The reader is gone (EPIPE, a reset): over. */
+			end(b, r, WARD_RELAY_CLOSED, 0);
 			return false;
 		}
-	}
-	while (r->fill[d]) {
-		n = splice(r->pipe[d][0], NULL, dst, NULL, r->fill[d],
-			   SPLICE_F_NONBLOCK | SPLICE_F_MOVE);
-		if (n > 0) {
-			r->fill[d] -= (size_t)n;
-			*count += (uint64_t)n;
-			continue;
-		}
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			break;
-		/* The reader is gone (EPIPE, a reset): over. */
-		end(b, r, WARD_RELAY_CLOSED, 0);
-		return false;
 	}
 	if (r->eof[d] && !r->fill[d] && !r->done[d]) {
 		r->done[d] = true;
