@@ -109,7 +109,7 @@ done
 pass setup/isolated
 mkdir -p "/etc/netns/$S" && echo "nameserver 10.78.1.2" >"/etc/netns/$S/resolv.conf"
 
-ZONE=index.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
+ZONE=index.test=10.78.1.2,files.test=10.78.1.2,evilfiles.test=10.78.1.2,a.files.test.evil.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
 ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/srv.ready" \
 	10.78.1.2 "$ZONE" tls:10.78.1.2:443 10.78.1.2:80 10.78.1.2:8443 10.78.1.2:8080 \
 	10.78.1.3:443 169.254.169.254:443 2>"$T/srv.err" &
@@ -310,6 +310,21 @@ if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] && in_report "$(query index.test 
 	pass rootless/case-and-dot
 else
 	fail rootless/case-and-dot "got '$out'"
+fi
+
+# A wildcard that would match too much: *.files.test covers names under
+# files.test only, not files.test itself, not a name that merely ends in
+# "files.test", not one that has it in the middle. The server would answer
+# each; the stub asks it none.
+mark
+newrep
+out=$(run rootless /bin/sh -c 'for n in files.test evilfiles.test a.files.test.evil.test; do /tools/nameprobe resolve $n; done' 2>"$T/w.err")
+if [ "$(echo $out)" = "noaddr EAI_NONAME noaddr EAI_NONAME noaddr EAI_NONAME" ] &&
+	[ "$(seen "files.test")" = 0 ] &&
+	in_report "$(query files.test A refused) and $(query evilfiles.test A refused) and $(query a.files.test.evil.test A refused)"; then
+	pass rootless/wildcard-matches-no-more
+else
+	fail rootless/wildcard-matches-no-more "got '$(echo $out)', server asked $(seen "files.test")"
 fi
 
 # A flood of names: every query answered (NXDOMAIN), the record capped at
