@@ -287,11 +287,32 @@ void ward_relay_event(struct ward_broker *b, struct ward_relay *r,
 		end(b, r, WARD_RELAY_CLOSED, 0);
 }
 
+/* The sandbox is gone: what its side closed, and what is left to pass
+ * on, seen before the records are made (the end of the run may come
+ * before the broker's loop saw the task's end close). Never waits. */
+static void drain(struct ward_broker *b)
+{
+	struct pollfd pfd[2 * WARD_RELAY_MAX];
+	struct ward_relay *which[WARD_RELAY_MAX];
+
+	for (int round = 0; round < 8; round++) {
+		size_t n = ward_relay_poll(b, pfd, which);
+
+		if (n == 0 || poll(pfd, n, 0) <= 0)
+			return;
+		for (size_t i = 0; i < n; i += 2)
+			if (pfd[i].revents || pfd[i + 1].revents)
+				ward_relay_event(b, which[i / 2], pfd + i);
+	}
+}
+
 void ward_relay_sweep(struct ward_broker *b, bool all)
 {
 	struct timespec t;
 
 	mono(&t);
+	if (all)
+		drain(b);
 	for (size_t i = 0; i < WARD_RELAY_MAX; i++) {
 		struct ward_relay *r = &relays[i];
 

@@ -8,7 +8,8 @@ address.
 ZONE is NAME=ADDR[,NAME=ADDR...]: A records (TTL given as NAME=ADDR/TTL);
 any other name is NXDOMAIN, AAAA of a known name is empty. Every query is
 logged ("query NAME TYPE FROM"). TCP is ADDR:PORT: each accepts, logs
-"accept ADDR:PORT FROM", writes "hello ADDR" and closes. tls:ADDR:PORT
+"accept ADDR:PORT FROM", writes "hello ADDR" (on port 80, after the
+request's head) and closes. tls:ADDR:PORT
 does the same over TLS, with the certificate and key of the environment's
 TLS_CERT and TLS_KEY, and logs "tls ADDR:PORT SNI" after the handshake.
 """
@@ -79,6 +80,14 @@ def accepted(f, addr, port):
 def tcp(f, addr, port):
     for c in accepted(f, addr, port):
         try:
+            # Port 80 is plain HTTP's: the request's head is read first
+            # (closing with it unread would reset the connection).
+            head = b""
+            while port == 80 and b"\r\n\r\n" not in head:
+                got = c.recv(4096)
+                if not got:
+                    break
+                head += got
             c.sendall(b"hello " + addr.encode() + b"\n")
         finally:
             c.close()
