@@ -262,8 +262,25 @@ struct ward_net_record {
 	uint32_t reserved;
 	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
 	char name[256];	  /* allowed by name: the name asked, else "" */
+	/* Relayed (a TLS port of a name rule, docs/spec.md 5.11): one record
+	 * a connection, never merged. */
+	uint8_t relay;		 /* enum ward_relay_end; 0: not relayed */
+	char sni[256];		 /* the ClientHello's server name, or "" */
+	uint64_t sent, received; /* bytes to the server, from it */
 	uint64_t count;
 	struct timespec first; /* CLOCK_REALTIME */
+};
+
+/* How a relayed connection ended. */
+enum ward_relay_end {
+	WARD_RELAY_CLOSED = 1,	/* both sides closed it */
+	WARD_RELAY_NO_SNI = 2,	/* refused: a ClientHello without a name */
+	WARD_RELAY_ECH = 3,	/* refused: an encrypted ClientHello */
+	WARD_RELAY_INVALID = 4, /* refused: not a ClientHello */
+	WARD_RELAY_OTHER = 5,	/* refused: a name the address's is not */
+	WARD_RELAY_TIMEOUT = 6, /* refused: no whole ClientHello in time */
+	WARD_RELAY_FAILED = 7,	/* the server's connect or a read failed */
+	WARD_RELAY_RUN_END = 8, /* still open when the sandbox ended */
 };
 
 /* A DNS query the stub answered (docs/spec.md 5.11), keyed by (name,

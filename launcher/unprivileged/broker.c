@@ -11,6 +11,7 @@
 #include "notif.h"
 #include "recording.h"
 #include "records.h"
+#include "relay.h"
 #include "syscall_names.h"
 #include "syscalls_base.h"
 
@@ -46,6 +47,10 @@ const int ward_broker_syscalls[] = {
     SYS_process_vm_readv,
     SYS_pidfd_open,
     SYS_pidfd_getfd,
+    SYS_socketpair, /* relay.h: the task's end of a relayed connection */
+    SYS_pipe2,
+    SYS_splice,
+    SYS_shutdown,
 #ifdef SYS_poll /* x86_64; aarch64 has only ppoll */
     SYS_poll,
     SYS_open,
@@ -213,15 +218,16 @@ static double seconds(void)
  * (false). */
 static bool serve(struct ward_broker *b)
 {
-	struct pollfd pfd[3 + WARD_PENDING_MAX];
+	struct pollfd pfd[3 + WARD_PENDING_MAX + 2 * WARD_RELAY_MAX];
 	struct ward_pending *which[WARD_PENDING_MAX];
+	struct ward_relay *relay[WARD_RELAY_MAX];
 	double tokens = BURST, last = seconds();
 	bool hup = false, held = false;
 
 	for (;;) {
 		double t = seconds();
 		int timeout = 1000, n;
-		size_t np = 0;
+		size_t np = 0, nr;
 
 		tokens += (t - last) * RATE;
 		if (tokens > BURST)
@@ -247,7 +253,9 @@ static bool serve(struct ward_broker *b)
 				pfd[3 + np++] = (struct pollfd){b->pend[i].sock,
 								POLLOUT, 0};
 			}
-		n = poll(pfd, 3 + np, timeout);
+		ward_relay_sweep(b, false);
+		nr = ward_relay_poll(b, pfd + 3 + np, relay);
+		n = poll(pfd, 3 + np + nr, timeout);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -286,6 +294,10 @@ static bool serve(struct ward_broker *b)
 		for (size_t i = 0; i < np; i++)
 			if (pfd[3 + i].revents)
 				ward_broker_pending_done(b, which[i], false);
+		for (size_t i = 0; i < nr; i += 2)
+			if (pfd[3 + np + i].revents || pfd[4 + np + i].revents)
+				ward_relay_event(b, relay[i / 2],
+						 pfd + 3 + np + i);
 	}
 }
 
@@ -348,6 +360,7 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 		return 1;
 	facts.ran = b.listener >= 0;
 	ward_broker_pending_sweep(&b, true);
+	ward_relay_sweep(&b, true);
 	if (b.rec && write_recording(&b) < 0)
 		snprintf(facts.error, sizeof(facts.error),
 			 "--record: the record could not be written");

@@ -41,6 +41,7 @@
 
 #include "dns.h"
 #include "records.h"
+#include "relay.h"
 #include "sockaddr.h"
 #include "unixpath.h"
 
@@ -497,6 +498,45 @@ static int connect_out(struct ward_broker *b, struct call *c,
 	return e;
 }
 
+/* To a TLS port, allowed by a name rule: relayed (relay.h). The task gets
+ * one end of a socket pair, connected at once; the relay connects to the
+ * server only once the ClientHello's name is judged. */
+static int connect_relay(struct ward_broker *b, struct call *c,
+			 struct ward_net_record *r)
+{
+	int sp[2], h, e = 0;
+
+	if (!ward_relay_room()) {
+		record(b, r, WARD_NV_ALLOWED, EAGAIN);
+		return EAGAIN;
+	}
+	h = socket(c->s.domain, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
+		   IPPROTO_TCP);
+	if (h < 0) {
+		e = errno;
+		record(b, r, WARD_NV_ALLOWED, e);
+		return e;
+	}
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+		       sp) < 0) {
+		e = errno;
+		close(h);
+		record(b, r, WARD_NV_ALLOWED, e);
+		return e;
+	}
+	if (install(b, c, sp[1]) < 0) {
+		close(sp[0]);
+		close(sp[1]);
+		close(h);
+		return GONE;
+	}
+	close(sp[1]);
+	/* Recorded when it ends; the task sees the pair closed if it cannot
+	 * start. */
+	ward_relay_start(b, sp[0], h, r, &c->a.raw, c->a.len);
+	return 0;
+}
+
 /* From a socket of the host's, one the broker installed. */
 static int connect_again(struct ward_broker *b, struct call *c,
 			 struct ward_net_record *r)
@@ -557,6 +597,9 @@ static int do_connect(struct ward_broker *b, struct call *c)
 			return connect_out(b, c, &r);
 		if (proto == IPPROTO_TCP && ward_dns_learned(b, &c->a, &name)) {
 			snprintf(r.name, sizeof(r.name), "%s", name);
+			if (c->a.port == WARD_RELAY_TLS ||
+			    c->a.port == WARD_RELAY_HTTP)
+				return connect_relay(b, c, &r);
 			return connect_out(b, c, &r);
 		}
 		if (ward_addr_local(&c->a)) {

@@ -343,8 +343,11 @@ static void learn(const struct ward_dns_record *rec, long ttl)
 	}
 }
 
-bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
-		      const char **name)
+/* A learned entry for a->addr, still running, whose name (want's, when
+ * want is not NULL) a TCP rule for a->port matches. */
+static bool learned_match(const struct ward_broker *b,
+			  const struct ward_addr *a, const char *want,
+			  const char **name)
 {
 	const struct ward_net *net = &b->policy->net;
 	struct timespec now = mono();
@@ -358,7 +361,8 @@ bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
 		    memcmp(l->addr, a->addr, 16) != 0 ||
 		    l->until.tv_sec < now.tv_sec ||
 		    (l->until.tv_sec == now.tv_sec &&
-		     l->until.tv_nsec <= now.tv_nsec))
+		     l->until.tv_nsec <= now.tv_nsec) ||
+		    (want && strcmp(want, l->name) != 0))
 			continue;
 		for (uint32_t k = 0; k < net->nnames; k++) {
 			const struct ward_net_name *n = &net->names[k];
@@ -372,6 +376,20 @@ bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
 		}
 	}
 	return false;
+}
+
+bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
+		      const char **name)
+{
+	return learned_match(b, a, NULL, name);
+}
+
+bool ward_dns_learned_as(const struct ward_broker *b, const struct ward_addr *a,
+			 const char *name)
+{
+	const char *n;
+
+	return learned_match(b, a, name, &n);
 }
 
 /* ------------------------------------------------------------ records */

@@ -45,6 +45,12 @@ void ward_dns_serve(struct ward_broker *b);
 bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
 		      const char **name);
 
+/* The same, for the name asked (lower case, no trailing dot) only: is
+ * name one whose answer gave a->addr, its rules allowing a->port? (The
+ * relay's check of a TLS server name, relay.h.) */
+bool ward_dns_learned_as(const struct ward_broker *b, const struct ward_addr *a,
+			 const char *name);
+
 /* Would an answer naming this address make it reachable? (Not loopback,
  * link-local, unspecified, multicast or broadcast; an IPv4-mapped IPv6
  * address is judged as its IPv4 one.) */

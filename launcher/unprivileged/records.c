@@ -37,7 +37,7 @@ void ward_record_syscall(struct ward_broker_facts *f,
 static bool same(const struct ward_net_record *a,
 		 const struct ward_net_record *b)
 {
-	return a->call == b->call && a->verdict == b->verdict &&
+	return !a->relay && a->call == b->call && a->verdict == b->verdict &&
 	       a->family == b->family && a->proto == b->proto &&
 	       a->port == b->port && a->domain == b->domain &&
 	       a->type == b->type && a->nr == b->nr && a->err == b->err &&
@@ -50,7 +50,7 @@ void ward_record_net(struct ward_broker_facts *f,
 {
 	struct ward_net_record *e;
 
-	for (uint32_t i = 0; i < f->nnet; i++)
+	for (uint32_t i = 0; i < f->nnet && !r->relay; i++)
 		if (same(&f->net[i], r)) {
 			f->net[i].count++;
 			return;

@@ -102,6 +102,34 @@ static const char *verdict_name(uint8_t v)
 				      : NULL;
 }
 
+/* A relayed connection (docs/spec.md 5.11): its server name, bytes each
+ * way and how it ended; null for the others. */
+static void put_relay(FILE *f, const struct ward_net_record *n)
+{
+	static const char *const ends[] = {
+	    [WARD_RELAY_CLOSED] = "closed",
+	    [WARD_RELAY_NO_SNI] = "refused: no server name",
+	    [WARD_RELAY_ECH] = "refused: encrypted ClientHello",
+	    [WARD_RELAY_INVALID] = "refused: not a ClientHello",
+	    [WARD_RELAY_OTHER] = "refused: another name's server",
+	    [WARD_RELAY_TIMEOUT] = "refused: no ClientHello in time",
+	    [WARD_RELAY_FAILED] = "failed",
+	    [WARD_RELAY_RUN_END] = "open at the run's end",
+	};
+
+	fputs(", \"relay\": ", f);
+	if (!n->relay || n->relay >= ARRAY_LEN(ends)) {
+		fputs("null", f);
+		return;
+	}
+	fputs("{\"server_name\": ", f);
+	ward_json_str(f, n->sni[0] ? n->sni : NULL);
+	fprintf(f, ", \"sent\": %llu, \"received\": %llu, \"ended\": ",
+		(unsigned long long)n->sent, (unsigned long long)n->received);
+	ward_json_str(f, ends[n->relay]);
+	fputc('}', f);
+}
+
 static void put_attempt(FILE *f, const struct ward_report *r,
 			const struct ward_net_record *n)
 {
@@ -143,6 +171,7 @@ static void put_attempt(FILE *f, const struct ward_report *r,
 	/* Allowed by a name rule: the name whose answer gave the address. */
 	fputs(", \"name\": ", f);
 	ward_json_str(f, n->name[0] ? n->name : NULL);
+	put_relay(f, n);
 	fprintf(f, ", \"count\": %llu", (unsigned long long)n->count);
 	put_first(f, &n->first);
 	fputc('}', f);

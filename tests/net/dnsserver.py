@@ -8,8 +8,13 @@ address.
 ZONE is NAME=ADDR[,NAME=ADDR...]: A records (TTL given as NAME=ADDR/TTL);
 any other name is NXDOMAIN, AAAA of a known name is empty. Every query is
 logged ("query NAME TYPE FROM"). TCP is ADDR:PORT: each accepts, logs
-"accept ADDR:PORT FROM", writes "hello ADDR" and closes.
+"accept ADDR:PORT FROM", writes "hello ADDR" (on port 80, after the
+request's head) and closes. tls:ADDR:PORT
+does the same over TLS, with the certificate and key of the environment's
+TLS_CERT and TLS_KEY, and logs "tls ADDR:PORT SNI" after the handshake.
 """
+import os
+import ssl
 import socket
 import struct
 import sys
@@ -61,7 +66,7 @@ def dns(f, addr, zone):
         s.sendto(hdr + question + answers, peer)
 
 
-def tcp(f, addr, port):
+def accepted(f, addr, port):
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind((addr, port))
@@ -69,9 +74,42 @@ def tcp(f, addr, port):
     while True:
         c, peer = s.accept()
         log(f, "accept %s:%d %s" % (addr, port, peer[0]))
+        yield c
+
+
+def tcp(f, addr, port):
+    for c in accepted(f, addr, port):
         try:
+            # Port 80 is plain HTTP's: the request's head is read first
+            # (closing with it unread would reset the connection).
+            head = b""
+            while port == 80 and b"\r\n\r\n" not in head:
+                got = c.recv(4096)
+                if not got:
+                    break
+                head += got
             c.sendall(b"hello " + addr.encode() + b"\n")
         finally:
+            c.close()
+
+
+def tls(f, addr, port):
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(os.environ["TLS_CERT"], os.environ["TLS_KEY"])
+    seen = {}
+
+    def sni(sock, name, _ctx):
+        seen[sock] = name
+    ctx.sni_callback = sni
+    for c in accepted(f, addr, port):
+        c.settimeout(10)
+        try:
+            t = ctx.wrap_socket(c, server_side=True)
+            log(f, "tls %s:%d %s" % (addr, port, seen.pop(t, None)))
+            t.sendall(b"hello " + addr.encode() + b"\n")
+            t.close()
+        except Exception as e:
+            log(f, "tlsfail %s:%d %s" % (addr, port, type(e).__name__))
             c.close()
 
 
@@ -85,8 +123,11 @@ def main():
     threads = [threading.Thread(target=dns, args=(logf, sys.argv[3], zone),
                                 daemon=True)]
     for hp in sys.argv[5:]:
+        fn = tcp
+        if hp.startswith("tls:"):
+            fn, hp = tls, hp[4:]
         h, p = hp.rsplit(":", 1)
-        threads.append(threading.Thread(target=tcp, args=(logf, h, int(p)),
+        threads.append(threading.Thread(target=fn, args=(logf, h, int(p)),
                                         daemon=True))
     for t in threads:
         t.start()

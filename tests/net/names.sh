@@ -7,8 +7,9 @@
 # The test's own little internet, made here and removed on every path:
 #
 #   sbx (where ward runs) ── veth ── srv   10.78.1.2: the test's DNS server
-#        10.78.1.1/24                       (tests/net/dnsserver.py) and TCP
-#        169.254.0.0/16 routed there        hosts on 443, 8443 and 8080;
+#        10.78.1.1/24                       (tests/net/dnsserver.py), TLS on
+#        169.254.0.0/16 routed there        443 (the test's CA), TCP hosts on
+#                                           8443 and 8080;
 #                                           10.78.1.3:443, an address no
 #                                           answer gives; 169.254.169.254:443,
 #                                           the "metadata server"
@@ -60,6 +61,22 @@ if ! "$CC" -O2 -Wall -Werror -o "$T/tools/nameprobe" "$top/tests/net/nameprobe.c
 	exit 1
 fi
 chmod 755 "$T/tools/nameprobe"
+cp "$top/tests/net/tlsprobe.py" "$top/tests/net/dnsflood.py" "$T/tools/" &&
+	chmod 644 "$T/tools/tlsprobe.py" "$T/tools/dnsflood.py"
+# The test's CA and its servers' certificate (every name of the zone).
+if ! (cd "$T/tools" &&
+	openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
+		-days 2 -subj /CN=ward-names-test-ca &&
+	openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
+		-subj /CN=index.test &&
+	printf 'subjectAltName=DNS:index.test,DNS:*.files.test,DNS:other.test\n' >srv.ext &&
+	openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+		-days 2 -extfile srv.ext -out srv.pem) >"$T/cc.log" 2>&1; then
+	fail build/certificates "$(head -c 300 "$T/cc.log")"
+	exit 1
+fi
+chmod 644 "$T/tools/ca.pem"
+export TLS_CERT="$T/tools/srv.pem" TLS_KEY="$T/tools/srv.key"
 if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/names.ward" \
 	-o "$T/names.wardb" 2>"$T/cc.log"; then
 	fail build/policy "$(head -c 300 "$T/cc.log")"
@@ -92,9 +109,9 @@ done
 pass setup/isolated
 mkdir -p "/etc/netns/$S" && echo "nameserver 10.78.1.2" >"/etc/netns/$S/resolv.conf"
 
-ZONE=index.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
+ZONE=index.test=10.78.1.2,files.test=10.78.1.2,evilfiles.test=10.78.1.2,a.files.test.evil.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
 ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/srv.ready" \
-	10.78.1.2 "$ZONE" 10.78.1.2:443 10.78.1.2:8443 10.78.1.2:8080 \
+	10.78.1.2 "$ZONE" tls:10.78.1.2:443 10.78.1.2:80 10.78.1.2:8443 10.78.1.2:8080 \
 	10.78.1.3:443 169.254.169.254:443 2>"$T/srv.err" &
 bgpids="$bgpids $!"
 i=0
@@ -140,19 +157,68 @@ seen() { tail -n +$((n_log + 1)) "$T/srv.log" | grep -c -- "$1"; }
 for m in root rootless; do
 	# An allowed name resolves (through the stub, which asks the test's
 	# server) and connects, exact and by wildcard.
+	TLS="/usr/bin/python3 /tools/tlsprobe.py /tools/ca.pem"
+	# An allowed name resolves (through the stub, which asks the test's
+	# server) and connects, exact and by wildcard, relayed (443, TLS):
+	# its server name, bytes each way and end on the record.
 	for name in index.test a.files.test; do
 		mark
 		newrep
-		out=$(run $m /tools/nameprobe connect $name 443 2>"$T/w.err")
+		out=$(run $m $TLS $name 443 $name 2>"$T/w.err")
 		if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] &&
-			[ "$(seen "accept 10.78.1.2:443")" = 1 ] &&
+			[ "$(seen "tls 10.78.1.2:443 $name")" = 1 ] &&
 			[ "$(seen "query $name 1 10.78.1.1")" -ge 1 ] &&
-			in_report "$(query $name A answered) and any(q['addresses'] == ['10.78.1.2'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '10.78.1.2' and a['port'] == 443 and a['name'] == '$name' for a in r['network']['attempts'])"; then
+			in_report "$(query $name A answered) and any(q['addresses'] == ['10.78.1.2'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '10.78.1.2' and a['port'] == 443 and a['name'] == '$name' and a['relay']['server_name'] == '$name' and a['relay']['ended'] == 'closed' and a['relay']['sent'] > 200 and a['relay']['received'] > 200 for a in r['network']['attempts'])"; then
 			pass $m/allowed/$name
 		else
-			fail $m/allowed/$name "got '$out' ($(head -c 300 "$T/w.err")), log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';')"
+			fail $m/allowed/$name "got '$out' ($(head -c 300 "$T/w.err")), log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';') $(grep -o '"relay": [^}]*}' "$rep")"
 		fi
 	done
+
+	# Fronting: another name's server through an allowed name's address,
+	# and no server name at all: refused before the server hears of it.
+	for sni in other.test -; do
+		mark
+		newrep
+		out=$(run $m $TLS index.test 443 $sni 2>"$T/w.err")
+		want="refused: another name's server"
+		[ "$sni" = - ] && want="refused: no server name"
+		if [ "${out%% *}" = refused ] && [ "$(seen "accept 10.78.1.2:443")" = 0 ] &&
+			in_report "any(a['verdict'] == 'refused' and a['relay'] and a['relay']['ended'] == \"$want\" and a['relay']['sent'] == 0 for a in r['network']['attempts'])"; then
+			pass $m/sni-refused/$sni
+		else
+			fail $m/sni-refused/$sni "got '$out', accepted $(seen "accept 10.78.1.2:443"), $(grep -o '"relay": [^}]*}' "$rep")"
+		fi
+	done
+
+	# Plain HTTP on a name rule's port 80: the Host is checked the same way.
+	for host in index.test other.test; do
+		mark
+		newrep
+		out=$(run $m $TLS index.test 80 http:$host 2>"$T/w.err")
+		if [ $host = index.test ]; then
+			[ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] &&
+				in_report "any(a['relay'] and a['relay']['server_name'] == 'index.test' and a['relay']['ended'] == 'closed' for a in r['network']['attempts'])"
+		else
+			[ "${out%% *}" = refused ] && [ "$(seen "accept 10.78.1.2:80")" = 0 ] &&
+				in_report "any(a['relay'] and a['relay']['server_name'] == 'other.test' and a['relay']['ended'] == \"refused: another name's server\" for a in r['network']['attempts'])"
+		fi
+		if [ $? = 0 ]; then
+			pass $m/http-host/$host
+		else
+			fail $m/http-host/$host "got '$out' ($(head -c 300 "$T/w.err")) $(grep -o '"relay": [^}]*}' "$rep")"
+		fi
+	done
+
+	# A ClientHello written 40 bytes at a time: still read whole.
+	mark
+	newrep
+	out=$(run $m $TLS index.test 443 index.test 40 2>"$T/w.err")
+	if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] && [ "$(seen "tls 10.78.1.2:443 index.test")" = 1 ]; then
+		pass $m/split-client-hello
+	else
+		fail $m/split-client-hello "got '$out' ($(head -c 300 "$T/w.err"))"
+	fi
 
 	# other.test: no address, on the record, never asked of the server.
 	mark
@@ -168,7 +234,7 @@ for m in root rootless; do
 	# An address no answer gave: refused, no packet reached it.
 	mark
 	newrep
-	out=$(run $m /bin/sh -c "/tools/nameprobe connect index.test 443 >/dev/null; /tools/nameprobe connectip 10.78.1.3 443" 2>"$T/w.err")
+	out=$(run $m /bin/sh -c "/tools/nameprobe resolve index.test >/dev/null; /tools/nameprobe connectip 10.78.1.3 443" 2>"$T/w.err")
 	if [ "$out" = "refused EPERM" ] && [ "$(seen "accept 10.78.1.3")" = 0 ]; then
 		pass $m/unanswered-address-refused
 	else
@@ -239,11 +305,26 @@ fi
 
 # A name asked in another case, with the root's dot: the same name.
 newrep
-out=$(run rootless /tools/nameprobe connect INDEX.Test. 443 2>"$T/w.err")
+out=$(run rootless $TLS INDEX.Test. 443 index.test 2>"$T/w.err")
 if [ "$out" = "ok 10.78.1.2 hello 10.78.1.2" ] && in_report "$(query index.test A answered)"; then
 	pass rootless/case-and-dot
 else
 	fail rootless/case-and-dot "got '$out'"
+fi
+
+# A wildcard that would match too much: *.files.test covers names under
+# files.test only, not files.test itself, not a name that merely ends in
+# "files.test", not one that has it in the middle. The server would answer
+# each; the stub asks it none.
+mark
+newrep
+out=$(run rootless /bin/sh -c 'for n in files.test evilfiles.test a.files.test.evil.test; do /tools/nameprobe resolve $n; done' 2>"$T/w.err")
+if [ "$(echo $out)" = "noaddr EAI_NONAME noaddr EAI_NONAME noaddr EAI_NONAME" ] &&
+	[ "$(seen "files.test")" = 0 ] &&
+	in_report "$(query files.test A refused) and $(query evilfiles.test A refused) and $(query a.files.test.evil.test A refused)"; then
+	pass rootless/wildcard-matches-no-more
+else
+	fail rootless/wildcard-matches-no-more "got '$(echo $out)', server asked $(seen "files.test")"
 fi
 
 # A flood of names: every query answered (NXDOMAIN), the record capped at
@@ -258,11 +339,28 @@ else
 	fail rootless/query-flood-capped "$out answered, $(grep -o '"dns_dropped": [0-9]*' "$rep")"
 fi
 
+# A flood from one process, as fast as it can send: bounded (the run ends
+# in its time, the record stays at 64 entries and counts the rest, nothing
+# reaches the test's server) and the stub still answers after it.
+mark
+newrep
+t0=$(date +%s)
+out=$(run rootless /usr/bin/python3 /tools/dnsflood.py 20000 2>"$T/w.err")
+t1=$(date +%s)
+set -- $out
+if [ "${1:-}" = sent ] && [ "${2:-0}" -ge 1000 ] && [ "${4:-0}" -ge 1000 ] &&
+	[ "${5:-}" = 10.78.1.2 ] && [ $((t1 - t0)) -lt 25 ] && [ "$(seen "flood.test")" = 0 ] &&
+	in_report "len(r['network']['dns']) == 64 and r['network']['dns_dropped'] >= 900"; then
+	pass "rootless/query-flood-one-process ($(echo $out))"
+else
+	fail rootless/query-flood-one-process "got '$out' in $((t1 - t0)) s ($(head -c 200 "$T/w.err")), $(grep -o '"dns_dropped": [0-9]*' "$rep")"
+fi
+
 # The TTL: an answer of TTL 0 serves for the floor (5 s), then the address
 # is no longer reachable by that answer.
 mark
 newrep
-out=$(run rootless /bin/sh -c "/tools/nameprobe resolve brief.files.test >/dev/null; /tools/nameprobe connectip 10.78.1.2 443; sleep 6; /tools/nameprobe connectip 10.78.1.2 443" 2>"$T/w.err")
+out=$(run rootless /bin/sh -c "/tools/nameprobe resolve brief.files.test >/dev/null; $TLS 10.78.1.2 443 brief.files.test; sleep 6; /tools/nameprobe connectip 10.78.1.2 443" 2>"$T/w.err")
 if [ "$(echo $out)" = "ok 10.78.1.2 hello 10.78.1.2 refused EPERM" ]; then
 	pass rootless/ttl-expires
 else
