@@ -73,9 +73,12 @@ def processes_of_blob(wait=3.0):
                     # (not this test's own ancestors, whose command
                     # lines name the blob too)
                     # (a driver is ours when one of its ancestors names
-                    # our blob: other sessions may run on the machine)
+                    # our blob: other sessions may run on the machine; a
+                    # ward whose command line carries the driver is
+                    # judged by the blob alone)
                     if (BLOB.encode() in cmd and b"session.py" not in cmd) or \
                             (b"ward's Python session driver" in cmd and
+                             not cmd.split(b"\0")[0].endswith(b"ward") and
                              ours_by_ancestry(pid)):
                         found.append("pid %s %r" % (pid, cmd[:80]))
                 except OSError:
