@@ -615,7 +615,8 @@ static int spawn(struct run *r, ward_err *err)
 		if (ward_broker_start(
 			p, &r->priv,
 			r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
-			r->child.pid, r->outs.record_fd, &r->broker, err) < 0)
+			r->child.pid, r->outs.record_fd, r->cli.events_fd,
+			&r->broker, err) < 0)
 			return abort_init(r);
 		broker_wait = true;
 	}
