@@ -379,7 +379,8 @@ static _Noreturn void courier_main(struct run *r, struct ward_courier *c,
 			    r->outs.manifest_fd,
 			    c->ws ? c->ws->fd : -1,
 			    c->to_sup,
-			    c->from_sup};
+			    c->from_sup,
+			    c->events_fd};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -463,6 +464,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hand) < 0)
 		return ward_fail(err, errno, "socketpair for the courier");
 	c.hand = hand[0];
+	c.events_fd = r->cli.events_fd;
 	r->l.hand_wr = hand[1];
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return ward_fail(err, errno, "pipe to the courier");

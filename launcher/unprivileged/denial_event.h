@@ -24,6 +24,27 @@ struct ward_denial_event {
 	uint64_t lost; /* events the broker could not send, so far */
 };
 
+/* S to the courier, and back: the files a cell changed in the writable
+ * slots. S asks at a cell's start (the courier snapshots each read-write
+ * slot's tmpfs, then answers with an empty body) and at its end (the
+ * courier answers with a JSON array of fsdiff.h's objects, the lists cut
+ * at WARD_CELL_DIFF_LIST entries, counts complete; "[]" with no slot).
+ * Both wait for the answer (bounded): the cell starts after the snapshot,
+ * and its reply is sent after the diff. */
+#define WARD_CELLSNAP_MAGIC  0x77645331u /* "wdS1": S's request */
+#define WARD_CELLDIFF_MAGIC  0x77644431u /* "wdD1": the courier's answer */
+#define WARD_CELL_DIFF_LIST  100
+#define WARD_CELL_DIFF_BYTES (48u << 10) /* an answer's body, at most */
+
+enum { WARD_CELL_START = 1, WARD_CELL_END = 2 };
+
+struct ward_cell_msg {
+	uint32_t magic;
+	uint32_t kind;
+	uint64_t cell;
+	/* the courier's answer: the body follows */
+};
+
 /* The broker's side (broker.c): the event, waiting a bounded time for the
  * server to take it. fd < 0: nothing. */
 void ward_denial_send(int fd, const struct ward_denial_event *ev,

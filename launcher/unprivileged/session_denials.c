@@ -14,8 +14,13 @@
 #include "syscall_names.h"
 
 #include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+
+/* How long S waits for the courier's snapshot or diff of a cell. */
+#define FILES_WAIT_MS 5000
 
 static struct sdenial *key(struct sdenials *d,
 			   const struct ward_denial_event *e)
@@ -50,25 +55,90 @@ static void event(struct srv *s, const struct ward_denial_event *e)
 	}
 }
 
+/* The courier's answer: kept when it is the one asked for. */
+static void files(struct srv *s, const uint8_t *b, size_t n)
+{
+	struct sdenials *d = &s->den;
+	struct ward_cell_msg a;
+
+	memcpy(&a, b, sizeof(a));
+	if (a.kind != d->files_kind || a.cell != d->files_cell || d->files_got)
+		return;
+	d->files_got = true;
+	free(d->files);
+	d->files = NULL;
+	/* a JSON array of the courier's making, or nothing */
+	if (a.kind == WARD_CELL_END && n > sizeof(a) && b[sizeof(a)] == '[' &&
+	    (d->files = malloc(n - sizeof(a) + 1))) {
+		memcpy(d->files, b + sizeof(a), n - sizeof(a));
+		d->files[n - sizeof(a)] = '\0';
+	}
+}
+
 void ward_sdenials_read(struct srv *s)
 {
-	struct ward_denial_event e;
+	static uint8_t b[sizeof(struct ward_cell_msg) + WARD_CELL_DIFF_BYTES];
 
-	if (s->cfg->events < 0)
+	if (s->cfg->events < 0 || s->den.eof)
 		return;
 	/* bounded: the socket holds what the broker sent, and it waits */
 	for (int i = 0; i < 4096; i++) {
-		ssize_t n = recv(s->cfg->events, &e, sizeof(e), MSG_DONTWAIT);
+		ssize_t n = recv(s->cfg->events, b, sizeof(b), MSG_DONTWAIT);
+		uint32_t magic;
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n == 0)
+			s->den.eof = true;
 		if (n <= 0)
 			return;
-		if (n != (ssize_t)sizeof(e) || e.magic != WARD_DENIAL_MAGIC)
-			s->den.garbage++;
-		else
+		memcpy(&magic, b, n >= 4 ? 4 : 0);
+		if (n == (ssize_t)sizeof(struct ward_denial_event) &&
+		    magic == WARD_DENIAL_MAGIC) {
+			struct ward_denial_event e;
+
+			memcpy(&e, b, sizeof(e));
 			event(s, &e);
+		} else if (n >= (ssize_t)sizeof(struct ward_cell_msg) &&
+			   magic == WARD_CELLDIFF_MAGIC)
+			files(s, b, (size_t)n);
+		else
+			s->den.garbage++;
 	}
+}
+
+void ward_sfiles_ask(struct srv *s, uint32_t kind)
+{
+	struct sdenials *d = &s->den;
+	struct ward_cell_msg q = {WARD_CELLSNAP_MAGIC, kind, s->cur.id};
+	uint64_t until = ward_snow_ms() + FILES_WAIT_MS;
+
+	free(d->files);
+	d->files = NULL;
+	d->files_kind = kind;
+	d->files_cell = s->cur.id;
+	d->files_got = false;
+	if (s->cfg->events < 0 || d->eof ||
+	    send(s->cfg->events, &q, sizeof(q), MSG_DONTWAIT | MSG_NOSIGNAL) !=
+		(ssize_t)sizeof(q))
+		return;
+	/* The one wait of S's on a peer, bounded: the courier is ward's
+	 * own, and the cell must not start before its snapshot. */
+	while (!d->files_got && !d->eof) {
+		uint64_t now = ward_snow_ms();
+		struct pollfd p = {s->cfg->events, POLLIN, 0};
+
+		if (now >= until || poll(&p, 1, (int)(until - now)) == 0)
+			return;
+		ward_sdenials_read(s);
+	}
+}
+
+void ward_sfiles_json(struct srv *s, FILE *f)
+{
+	fprintf(f, ",\"files\":%s", s->den.files ? s->den.files : "null");
+	free(s->den.files);
+	s->den.files = NULL;
 }
 
 void ward_sdenials_start(struct srv *s)

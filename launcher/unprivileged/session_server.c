@@ -10,6 +10,7 @@
  */
 #include "session_srv.h"
 
+#include "denial_event.h"
 #include "fdpass.h"
 #include "json.h"
 #include "sha256.h"
@@ -102,11 +103,12 @@ static void start_next(struct srv *s)
 
 	if (s->running || !s->ready || s->ending || !s->qlen)
 		return;
-	/* what came before is no cell's */
-	ward_sdenials_start(s);
 	s->cur = s->queue[s->qhead];
 	s->qhead = (s->qhead + 1) % WARD_SESSION_QUEUE;
 	s->qlen--;
+	/* the slots as the cell finds them; what came before is no cell's */
+	ward_sfiles_ask(s, WARD_CELL_START);
+	ward_sdenials_start(s);
 	s->running = true;
 	s->interrupting = NULL;
 	s->grace_at = 0;
@@ -205,6 +207,8 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		if (s->cfg->text[i] && s->st[i].ts.ncarry)
 			send_chunk(s, i, NULL, 0, true);
 	clock_gettime(CLOCK_REALTIME, &ended);
+	if (d)
+		ward_sfiles_ask(s, WARD_CELL_END);
 	ward_rfc3339(&s->started, t0, sizeof(t0));
 	ward_rfc3339(&ended, t1, sizeof(t1));
 	if (!d)
@@ -256,6 +260,7 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		else
 			fputs(",\"driver_reported\":null", m.f);
 		ward_sdenials_json(s, m.f);
+		ward_sfiles_json(s, m.f);
 		fprintf(m.f, ",\"started\":\"%s\",\"ended\":\"%s\"}", t0, t1);
 		ward_smsg_close(&m, ward_sowner(s, &s->cur));
 		if (m.buf)
@@ -731,7 +736,7 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 			p[n] = (struct pollfd){cfg->to_driver, POLLOUT, 0};
 			map[n++] = -5;
 		}
-		if (cfg->events >= 0) {
+		if (cfg->events >= 0 && !s.den.eof) {
 			p[n] = (struct pollfd){cfg->events, POLLIN, 0};
 			map[n++] = -6;
 		}

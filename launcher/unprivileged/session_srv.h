@@ -69,6 +69,12 @@ struct sdenials {
 	uint64_t lost, lost_base;	/* events the broker could not send */
 	uint64_t dropped, dropped_base; /* events of a key beyond DENIAL_KEYS */
 	uint64_t garbage;
+	bool eof; /* W's end is closed: nothing more comes */
+	/* the courier's answer to the running cell's end: a JSON array */
+	char *files;
+	uint32_t files_kind;
+	uint64_t files_cell;
+	bool files_got;
 };
 
 struct srv {
@@ -136,6 +142,11 @@ void ward_srequest(struct srv *s, int ci, const uint8_t *body, size_t len);
 void ward_sdenials_read(struct srv *s);
 void ward_sdenials_start(struct srv *s);
 void ward_sdenials_json(struct srv *s, FILE *f);
+/* the running cell's file diff (denial_event.h): ask the courier at the
+ * cell's start (kind WARD_CELL_START) and end, waiting a bounded time;
+ * then its "files" member */
+void ward_sfiles_ask(struct srv *s, uint32_t kind);
+void ward_sfiles_json(struct srv *s, FILE *f);
 
 /* the record (session_record.c) */
 void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap,

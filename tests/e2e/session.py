@@ -165,7 +165,8 @@ def cells():
 def denials_live():
     """Each cell's reply has its own refusals, while the session runs: a
     mount refused in cell 1 and again in cell 3 is in both, count 1 each,
-    and not in cell 2 between them."""
+    and not in cell 2 between them; and its own file changes: a file cell
+    4 writes in /output is in cell 4's and not in cell 5's."""
     s = start()
     mnt = 'import os; os.system("mount -t tmpfs x /mnt")'
     es = [s.run(mnt), s.run("y = 1"), s.run(mnt)]
@@ -174,6 +175,17 @@ def denials_live():
           [[d["count"] for d in x] for x in m] == [[1], [], [1]] and
           all(e.raw["denials"]["lost"] == 0 for e in es),
           [e.raw.get("denials") for e in es])
+    name = "cellfile-%s-%d.txt" % (MODE, os.getpid())  # an export rule's name
+    w = s.run("open('/output/%s', 'w').write('hi')" % name)
+    n = s.run("y = 2")
+
+    def paths(e, what):
+        return [x["path"] for sl in (e.raw.get("files") or [])
+                if sl["slot"] == "output" for x in sl[what]]
+    check("files-in-the-writing-cell-only",
+          paths(w, "added") == [name] and not paths(n, "added") and
+          not paths(n, "changed") and not paths(es[1], "added"),
+          "%s %s" % (w.raw.get("files"), n.raw.get("files")))
     rep = s.stop()
     check("denials-in-session-report-per-cell",
           [[d["count"] for d in s.cell_denials(c) if d["syscall"] == "mount"]

@@ -93,6 +93,9 @@ class Execution:
     duration_ms = property(lambda self: self.raw.get("duration_ms"))
     # the policy's seccomp refusals during this cell, with this cell's
     # counts, as the broker told the server while the cell ran
+    # the files this cell added, changed and deleted in the writable
+    # slots: one object a slot, lists capped at 100 (counts complete)
+    files = property(lambda self: self.raw.get("files") or [])
     denials = property(lambda self: (self.raw.get("denials") or {}).get("seccomp") or [])
 
     def __repr__(self) -> str:
