@@ -372,7 +372,7 @@ $(BUILD)/attacks/probe: tests/e2e/probe.c
 $(BUILD)/attacks/atk $(BUILD)/attacks/brk: $(BUILD)/attacks/%: tests/attacks/lib/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
-$(BUILD)/attacks/mkblob: tests/e2e/mkblob.c compiler/codegen/blob_write.c common/blob_read.c common/sha256.c common/util.c
+$(BUILD)/attacks/mkblob: tests/e2e/mkblob.c compiler/codegen/blob_write.c compiler/codegen/landlock_rules.c common/blob_read.c common/sha256.c common/util.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -D_GNU_SOURCE -Icommon -Icompiler/codegen -o $@ $^ -lseccomp -lsodium
 

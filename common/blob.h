@@ -46,13 +46,14 @@ enum ward_blob_section {
 	WARD_SEC_NETWORK = 6,
 	WARD_SEC_SECCOMP = 7,
 	WARD_SEC_RULES = 8, /* non-critical: for reviewers, not the launcher */
-	/* Reserved for later versions: 9 Landlock. */
-	WARD_SEC_EXPORT = 10,  /* export rules, when the policy has some
-				  (docs/spec.md part 6) */
-	WARD_SEC_NET_BPF = 11, /* allow-list mode only (docs/spec.md part 5) */
-	WARD_SEC_EXEC = 12,    /* what may run besides exec mounts' files,
-				  when the policy allows some (WARD_EXEC_*) */
-	/* 13: Landlock. */
+	/* 9 is reserved (it was to be Landlock's; 13 is). */
+	WARD_SEC_EXPORT = 10,	/* export rules, when the policy has some
+				   (docs/spec.md part 6) */
+	WARD_SEC_NET_BPF = 11,	/* allow-list mode only (docs/spec.md part 5) */
+	WARD_SEC_EXEC = 12,	/* what may run besides exec mounts' files,
+				   when the policy allows some (WARD_EXEC_*) */
+	WARD_SEC_LANDLOCK = 13, /* the Landlock rule set, unless `landlock
+				   off;` (struct ward_landlock) */
 	WARD_SEC_NET_NAMES = 14, /* allow rules by domain name, when the
 				    policy has some (docs/spec.md 5.11) */
 	WARD_SEC_KNOWN_MAX = 14
@@ -82,7 +83,7 @@ enum ward_blob_section {
 	(WARD_REQ_CGROUP_MEMORY | WARD_REQ_CGROUP_PIDS | WARD_REQ_CGROUP_CPU | \
 	 WARD_REQ_NET_BPF | WARD_REQ_LANDLOCK | WARD_REQ_CGROUP_SWAP |         \
 	 WARD_REQ_SECCOMP_NOTIFY | WARD_REQ_HOST_GROUPS |                      \
-	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER | WARD_REQ_NET_NAMES | \
+	 WARD_REQ_SECCOMP_ANSWER | WARD_REQ_NET_BROKER | WARD_REQ_NET_NAMES |  \
 	 WARD_REQ_RECORD)
 #define WARD_MNT_F_ALL	    (WARD_MNT_F_RW | WARD_MNT_F_EXEC | WARD_MNT_F_OPTIONAL)
 #define WARD_ENV_F_VALUE    1u /* env entry: a value string follows */
@@ -119,6 +120,8 @@ enum ward_blob_section {
 #define WARD_BLOB_SYS_FIXED   24 /* rules: syscall before its name */
 #define WARD_BLOB_COND_SIZE   16 /* rules: condition before its cmps */
 #define WARD_BLOB_CMP_SIZE    24
+#define WARD_BLOB_LL_HDR      32 /* landlock: before its rules */
+#define WARD_BLOB_LL_FIXED    16 /* landlock rule before its path */
 
 /* The numbers stored in a blob are policy.h's enum values: pin them all,
  * so that an edit of policy.h cannot change the format silently. */
@@ -160,6 +163,11 @@ _Static_assert(WARD_CMP_EQ == 0 && WARD_CMP_NE == 1 && WARD_CMP_LT == 2 &&
 		   WARD_CMP_LE == 3 && WARD_CMP_GT == 4 && WARD_CMP_GE == 5 &&
 		   WARD_CMP_MASKED_EQ == 6 && WARD_CMP_MASKED_NE == 7,
 	       "comparisons are format numbers");
+_Static_assert(WARD_LANDLOCK_OFF == 0 && WARD_LANDLOCK_PREFER == 1 &&
+		   WARD_LANDLOCK_REQUIRE == 2 &&
+		   WARD_LL_FS_IOCTL_DEV == 1u << 15 &&
+		   WARD_LL_SCOPE_SIGNAL == 2 && WARD_LL_R_OPTIONAL == 1,
+	       "Landlock modes and bits are format numbers");
 _Static_assert(WARD_NET_NONE == 0 && WARD_NET_ALLOWLIST == 1,
 	       "network modes are format numbers");
 _Static_assert(WARD_REQ_CGROUP_MEMORY == 1 && WARD_REQ_CGROUP_SWAP == 32 &&

@@ -34,12 +34,19 @@ static const struct charset dns_chars = {ALNUM "._-", "A-Za-z0-9._-"};
 static const struct charset hostname_chars = {ALNUM ".-", "A-Za-z0-9.-"};
 
 static const char *const section_names[WARD_SEC_KNOWN_MAX + 1] = {
-    [WARD_SEC_META] = "meta",	    [WARD_SEC_IDENTITY] = "identity",
-    [WARD_SEC_ENV] = "env",	    [WARD_SEC_MOUNTS] = "mounts",
-    [WARD_SEC_LIMITS] = "limits",   [WARD_SEC_NETWORK] = "network",
-    [WARD_SEC_SECCOMP] = "seccomp", [WARD_SEC_RULES] = "rules",
-    [WARD_SEC_EXPORT] = "export",   [WARD_SEC_NET_BPF] = "net-bpf",
-    [WARD_SEC_EXEC] = "exec",	    [WARD_SEC_NET_NAMES] = "net-names",
+    [WARD_SEC_META] = "meta",
+    [WARD_SEC_IDENTITY] = "identity",
+    [WARD_SEC_ENV] = "env",
+    [WARD_SEC_MOUNTS] = "mounts",
+    [WARD_SEC_LIMITS] = "limits",
+    [WARD_SEC_NETWORK] = "network",
+    [WARD_SEC_SECCOMP] = "seccomp",
+    [WARD_SEC_RULES] = "rules",
+    [WARD_SEC_EXPORT] = "export",
+    [WARD_SEC_NET_BPF] = "net-bpf",
+    [WARD_SEC_EXEC] = "exec",
+    [WARD_SEC_LANDLOCK] = "landlock",
+    [WARD_SEC_NET_NAMES] = "net-names",
 };
 
 static bool known_section(uint32_t type)
@@ -1470,8 +1477,8 @@ static int read_frame(const uint8_t *buf, size_t len, uint32_t expected_arch,
 	for (uint32_t t = 1; t <= WARD_SEC_KNOWN_MAX; t++)
 		if (known_section(t) && t != WARD_SEC_RULES &&
 		    t != WARD_SEC_EXPORT && t != WARD_SEC_NET_BPF &&
-		    t != WARD_SEC_EXEC && t != WARD_SEC_NET_NAMES &&
-		    !(seen & (1u << t)))
+		    t != WARD_SEC_EXEC && t != WARD_SEC_LANDLOCK &&
+		    t != WARD_SEC_NET_NAMES && !(seen & (1u << t)))
 			return bad(&h, "the %s section is missing",
 				   section_names[t]);
 	return 0;
@@ -1494,6 +1501,77 @@ static int read_exec(struct cur *c, struct ward_policy *p)
 		return bad(c, "no exec flag set (the section is left out "
 			      "then)");
 	p->exec = flags;
+	return 0;
+}
+
+/* The lowest Landlock ABI that knows all these rights and scopes. */
+uint32_t ward_landlock_min_abi(uint64_t fs, uint64_t scoped)
+{
+	if (scoped)
+		return 6;
+	if (fs & WARD_LL_FS_IOCTL_DEV)
+		return 5;
+	if (fs & WARD_LL_FS_TRUNCATE)
+		return 3;
+	if (fs & WARD_LL_FS_REFER)
+		return 2;
+	return 1;
+}
+
+/* landlock (type 13): u32 mode, u32 abi, u64 handled_fs, u64 scoped,
+ * u32 nrules, u32 reserved; per rule u64 access, u32 flags, u32 reserved,
+ * str path. Present unless `landlock off;`: one encoding per policy. */
+static int read_landlock(struct cur *c, struct ward_policy *p)
+{
+	struct ward_landlock *ll = &p->landlock;
+	struct ward_landlock_rule *rules = NULL;
+	const uint8_t *r = rec(c, WARD_BLOB_LL_HDR, 28, 4);
+
+	if (!r)
+		return -1;
+	ll->mode = ward_le32(r);
+	ll->abi = ward_le32(r + 4);
+	ll->handled_fs = ward_le64(r + 8);
+	ll->scoped = ward_le64(r + 16);
+	ll->nrules = ward_le32(r + 24);
+	if (ll->mode != WARD_LANDLOCK_PREFER &&
+	    ll->mode != WARD_LANDLOCK_REQUIRE)
+		return bad(c, "unknown mode %u", ll->mode);
+	if (!ll->handled_fs || (ll->handled_fs & ~WARD_LL_FS_ALL) ||
+	    (ll->scoped & ~WARD_LL_SCOPE_ALL))
+		return bad(c,
+			   "unknown or no access rights (0x%llx, scopes "
+			   "0x%llx)",
+			   (unsigned long long)ll->handled_fs,
+			   (unsigned long long)ll->scoped);
+	if (ll->abi < ward_landlock_min_abi(ll->handled_fs, ll->scoped) ||
+	    ll->abi > WARD_LL_ABI_MAX)
+		return bad(c,
+			   "ABI %u is below what its rights need (%u) or "
+			   "above %u",
+			   ll->abi,
+			   ward_landlock_min_abi(ll->handled_fs, ll->scoped),
+			   WARD_LL_ABI_MAX);
+	if (fits(c, ll->nrules, WARD_BLOB_LL_FIXED + WARD_BLOB_STR_MIN,
+		 "rules") < 0 ||
+	    !ALLOC(c, rules, ll->nrules))
+		return -1;
+	ll->rules = rules;
+	for (uint32_t i = 0; i < ll->nrules; i++) {
+		at(c, 0, "rule", i);
+		if (!(r = rec(c, WARD_BLOB_LL_FIXED, 12, 4)))
+			return -1;
+		rules[i].access = ward_le64(r);
+		rules[i].flags = ward_le32(r + 8);
+		if (!rules[i].access || (rules[i].access & ~ll->handled_fs))
+			return bad(c, "access 0x%llx: none, or not handled",
+				   (unsigned long long)rules[i].access);
+		if (rules[i].flags & ~(uint32_t)WARD_LL_R_OPTIONAL)
+			return bad(c, "unknown flags 0x%x", rules[i].flags);
+		if (path(c, "path", &rules[i].path) < 0)
+			return -1;
+	}
+	c->depth = 0;
 	return 0;
 }
 
@@ -1525,6 +1603,8 @@ static int read_section(struct cur *c, uint32_t type, struct ward_blob *b)
 		return read_net_bpf(c, &p->net);
 	case WARD_SEC_EXEC:
 		return read_exec(c, p);
+	case WARD_SEC_LANDLOCK:
+		return read_landlock(c, p);
 	case WARD_SEC_NET_NAMES:
 		return read_net_names(c, &p->net);
 	}
@@ -1562,6 +1642,14 @@ static int read_all(const uint8_t *buf, size_t len, uint32_t expected_arch,
 	}
 	if (net_bpf_matches(&b->policy, err) < 0)
 		return -1;
+	/* `landlock require;` is both the section's mode and the header's
+	 * requirement, which a launcher checks before anything else. */
+	if (!(b->policy.requirements & WARD_REQ_LANDLOCK) !=
+	    (b->policy.landlock.mode != WARD_LANDLOCK_REQUIRE)) {
+		struct cur h = {.sec = NO_SECTION, .err = err};
+		return bad(&h, "the Landlock requirement and the landlock "
+			       "section's mode disagree");
+	}
 	ward_sha256(buf, len, b->file_digest);
 	return 0;
 }
@@ -1601,5 +1689,6 @@ void ward_blob_release(struct ward_blob *b)
 	free((void *)p->exports);
 	free((void *)p->mounts);
 	free((void *)p->env);
+	free((void *)p->landlock.rules);
 	memset(b, 0, sizeof(*b));
 }

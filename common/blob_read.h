@@ -47,4 +47,8 @@ void ward_blob_content_digest(const uint8_t *buf, size_t len, uint8_t out[32]);
  * a number the format does not have. */
 const char *ward_mount_kind_name(uint32_t kind);
 
+/* The lowest Landlock ABI that knows these rights (WARD_LL_FS_*) and
+ * scopes (WARD_LL_SCOPE_*): 1..6. */
+uint32_t ward_landlock_min_abi(uint64_t fs, uint64_t scoped);
+
 #endif

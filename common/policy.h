@@ -33,7 +33,7 @@ enum {
 	WARD_REQ_CGROUP_PIDS = 1u << 1,
 	WARD_REQ_CGROUP_CPU = 1u << 2,
 	WARD_REQ_NET_BPF = 1u << 3,	/* cgroup BPF egress filtering */
-	WARD_REQ_LANDLOCK = 1u << 4,	/* later issue */
+	WARD_REQ_LANDLOCK = 1u << 4,	/* `landlock require;` (below) */
 	WARD_REQ_CGROUP_SWAP = 1u << 5, /* swap accounting to enforce swap 0 */
 	/* The seccomp program returns SECCOMP_RET_USER_NOTIF for the
 	 * policy's `kill` rules: the launcher must install it with a
@@ -522,6 +522,69 @@ enum {
 	WARD_EXEC_MEMFD = 1u << 0
 };
 
+/*
+ * The Landlock rule set (blob section 13; docs/spec.md 1.7.3 `landlock`,
+ * 2.5, 3.4): the mount table's read-only, read-write and exec intent again,
+ * as access rights on the mount destinations, which init applies from
+ * inside after pivot_root, last before seccomp. The compiler derives it;
+ * the launcher applies it, masking only the rights its kernel's ABI does
+ * not know (the kernel documentation's best-effort downgrade).
+ */
+enum ward_landlock_mode {
+	WARD_LANDLOCK_OFF = 0,	  /* `landlock off;`: no section */
+	WARD_LANDLOCK_PREFER = 1, /* the best the kernel has, or none */
+	WARD_LANDLOCK_REQUIRE = 2 /* the section's ABI or refuse to run */
+};
+
+/* The kernel's access rights (include/uapi/linux/landlock.h): format bits,
+ * defined here so that an older libc's header does not matter. */
+#define WARD_LL_FS_EXECUTE     (1ull << 0)
+#define WARD_LL_FS_WRITE_FILE  (1ull << 1)
+#define WARD_LL_FS_READ_FILE   (1ull << 2)
+#define WARD_LL_FS_READ_DIR    (1ull << 3)
+#define WARD_LL_FS_REMOVE_DIR  (1ull << 4)
+#define WARD_LL_FS_REMOVE_FILE (1ull << 5)
+#define WARD_LL_FS_MAKE_CHAR   (1ull << 6)
+#define WARD_LL_FS_MAKE_DIR    (1ull << 7)
+#define WARD_LL_FS_MAKE_REG    (1ull << 8)
+#define WARD_LL_FS_MAKE_SOCK   (1ull << 9)
+#define WARD_LL_FS_MAKE_FIFO   (1ull << 10)
+#define WARD_LL_FS_MAKE_BLOCK  (1ull << 11)
+#define WARD_LL_FS_MAKE_SYM    (1ull << 12)
+#define WARD_LL_FS_REFER       (1ull << 13) /* ABI 2 */
+#define WARD_LL_FS_TRUNCATE    (1ull << 14) /* ABI 3 */
+#define WARD_LL_FS_IOCTL_DEV   (1ull << 15) /* ABI 5 */
+#define WARD_LL_FS_ABI1	       ((1ull << 13) - 1)
+#define WARD_LL_FS_ALL	       ((1ull << 16) - 1)
+/* The rights a rule on a file (not a directory) may carry. */
+#define WARD_LL_FS_FILE                                                        \
+	(WARD_LL_FS_EXECUTE | WARD_LL_FS_WRITE_FILE | WARD_LL_FS_READ_FILE |   \
+	 WARD_LL_FS_TRUNCATE | WARD_LL_FS_IOCTL_DEV)
+#define WARD_LL_SCOPE_ABSTRACT_UNIX (1ull << 0) /* ABI 6 */
+#define WARD_LL_SCOPE_SIGNAL	    (1ull << 1) /* ABI 6 */
+#define WARD_LL_SCOPE_ALL	    ((1ull << 2) - 1)
+#define WARD_LL_ABI_MAX		    255 /* bound on a blob's abi field */
+
+enum {
+	WARD_LL_R_OPTIONAL = 1u << 0 /* an optional bind's destination: skip
+					the rule when the bind was skipped */
+};
+
+struct ward_landlock_rule {
+	uint64_t access;  /* WARD_LL_FS_* allowed beneath path */
+	uint32_t flags;	  /* WARD_LL_R_* */
+	const char *path; /* absolute, inside the sandbox */
+};
+
+struct ward_landlock {
+	uint32_t mode;	     /* enum ward_landlock_mode */
+	uint32_t abi;	     /* the ABI that enforces all of it (require) */
+	uint64_t handled_fs; /* WARD_LL_FS_*: refused unless a rule allows */
+	uint64_t scoped;     /* WARD_LL_SCOPE_* */
+	const struct ward_landlock_rule *rules; /* in mount order */
+	uint32_t nrules;
+};
+
 struct ward_policy {
 	uint32_t arch;	       /* AUDIT_ARCH_* */
 	uint32_t requirements; /* WARD_REQ_* */
@@ -541,6 +604,7 @@ struct ward_policy {
 	const struct ward_export_rule *exports; /* one per slot at most */
 	uint32_t nexports;
 	uint32_t exec; /* WARD_EXEC_* */
+	struct ward_landlock landlock;
 };
 
 #endif

@@ -168,7 +168,8 @@ enum ward_stmt_kind {
 	WARD_S_EXPORT,	    /* export SLOT { ... }  name (the slot), body */
 	WARD_S_EXPORT_ITEM, /* NAME v [, v...];     name, values */
 	WARD_S_FS_MEMFD,    /* memfd exec|noexec;  opts (in fs { }) */
-	WARD_S_ID_GROUPS    /* groups keep;        value (in identity { }) */
+	WARD_S_ID_GROUPS,   /* groups keep;        value (in identity { }) */
+	WARD_S_FS_LANDLOCK  /* landlock MODE;      name (in fs { }) */
 };
 
 /* Mount options written after a bind, tmpfs or slot (and `memfd`). */

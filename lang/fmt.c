@@ -352,6 +352,10 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 		put(m, "memfd");
 		opts(m, s->opts);
 		break;
+	case WARD_S_FS_LANDLOCK:
+		put(m, "landlock ");
+		put(m, s->name);
+		break;
 	case WARD_S_NET_HOST:
 		put(m, "host ");
 		put(m, s->name);

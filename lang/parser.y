@@ -110,7 +110,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token RW "rw" EXEC "exec" NOEXEC "noexec" OPTIONAL "optional"
 %token TMPFS "tmpfs" SIZE_KW "size" MODE "mode" PROC "proc"
 %token DEV "dev" FILE_KW "file" SYMLINK "symlink" SLOT "slot" DIR "dir"
-%token MEMFD "memfd" GROUPS "groups"
+%token MEMFD "memfd" GROUPS "groups" LANDLOCK "landlock"
 %token NET "net" HOST "host" ALLOW "allow" TCP "tcp" UDP "udp" PORT "port"
 %token LIMITS "limits" SYSCALLS "syscalls" EXPORT "export"
 %token DEFAULT "default" IF "if"
@@ -478,6 +478,11 @@ fs_item:
 		NEED($$ = ward_new_stmt(p, WARD_S_FS_MEMFD, @$, @1));
 		$$->opts = $2;
 		$$->opts_loc = @2;
+	  }
+	| "landlock" name ";" {
+		NEED($$ = ward_new_stmt(p, WARD_S_FS_LANDLOCK, @$, @1));
+		$$->name = $2;
+		$$->name_loc = @2;
 	  }
 	| error ";"		{ $$ = NULL; yyerrok; }
 	| error RESYNC		{ $$ = NULL; }
@@ -864,6 +869,7 @@ name:
 	| "slot"		{ $$ = "slot"; }
 	| "dir"			{ $$ = "dir"; }
 	| "memfd"		{ $$ = "memfd"; }
+	| "landlock"		{ $$ = "landlock"; }
 	| "groups"		{ $$ = "groups"; }
 	| "net"			{ $$ = "net"; }
 	| "host"		{ $$ = "host"; }
@@ -1095,7 +1101,7 @@ static const char *expected_word(yysymbol_kind_t k)
 /* Tokens that expected together read as one thing. */
 struct family {
 	const char *phrase;
-	yysymbol_kind_t syms[9];
+	yysymbol_kind_t syms[10];
 	size_t n;
 };
 
@@ -1113,11 +1119,11 @@ static const struct family families[] = {
       YYSYMBOL_GROUP_KW, YYSYMBOL_IDENTITY, YYSYMBOL_ENV, YYSYMBOL_FS},
      8},
     {"an `fs` entry (`bind`, `tmpfs`, `proc`, `dev`, `file`, `symlink`, "
-     "`slot`, `dir`, `memfd`)",
+     "`slot`, `dir`, `memfd`, `landlock`)",
      {YYSYMBOL_BIND, YYSYMBOL_TMPFS, YYSYMBOL_PROC, YYSYMBOL_DEV,
       YYSYMBOL_FILE_KW, YYSYMBOL_SYMLINK, YYSYMBOL_SLOT, YYSYMBOL_DIR,
-      YYSYMBOL_MEMFD},
-     9},
+      YYSYMBOL_MEMFD, YYSYMBOL_LANDLOCK},
+     10},
     {"an identity item (`user`, `group`, `groups`, `hostname`, "
      "`capabilities`, `workdir`)",
      {YYSYMBOL_USER, YYSYMBOL_GROUP_KW, YYSYMBOL_GROUPS, YYSYMBOL_HOSTNAME,

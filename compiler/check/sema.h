@@ -38,6 +38,7 @@ struct ward_provenance {
 	struct ward_loc default_action; /* `syscalls default ...` */
 	struct ward_loc user, group, hostname, capabilities, workdir;
 	struct ward_loc memfd;	  /* `memfd exec|noexec;` in fs */
+	struct ward_loc landlock; /* `landlock MODE;` in fs */
 	struct ward_loc *env;	  /* per policy.env[i] */
 	struct ward_loc *mounts;  /* per policy.mounts[i] (the entry) */
 	bool *mount_size_default; /* per mount: a read-write slot sized by

@@ -365,6 +365,39 @@ static void memfd_entry(struct sema *s, const struct ward_stmt *st,
 		s->out->exec |= WARD_EXEC_MEMFD;
 }
 
+/* `landlock prefer;` (the default), `landlock require;` or `landlock off;`:
+ * the mount table's intent again as a Landlock rule set, which the
+ * launcher applies from inside (docs/spec.md 1.7.3). The rules themselves
+ * are derived from the mount table by code generation (landlock_rules.c). */
+static void landlock_entry(struct sema *s, const struct ward_stmt *st,
+			   const struct ward_stmt **seen)
+{
+	static const char *const modes[] = {"off", "prefer", "require"};
+	const char *hit;
+
+	if (!sema_once(s, seen, st, "`landlock`"))
+		return;
+	s->where->landlock = st->kw_loc;
+	for (uint32_t m = 0; m < ARRAY_LEN(modes); m++)
+		if (!strcmp(st->name, modes[m])) {
+			s->out->landlock.mode = m;
+			if (m == WARD_LANDLOCK_REQUIRE)
+				s->out->requirements |= WARD_REQ_LANDLOCK;
+			return;
+		}
+	ward_diag(s->d, WARD_SEV_ERROR, st->name_loc,
+		  "`landlock` takes `prefer`, `require` or `off`, not `%s`",
+		  st->name);
+	hit = ward_suggest(st->name, modes, ARRAY_LEN(modes));
+	if (hit)
+		ward_diag_help(s->d, "did you mean `%s`?", hit);
+	else
+		ward_diag_help(s->d,
+			       "`prefer` (the default) applies what the "
+			       "kernel's Landlock supports; `require` refuses "
+			       "to run without all of it");
+}
+
 void sema_fs(struct sema *s)
 {
 	size_t n = s->fs_items.n;
@@ -377,7 +410,8 @@ void sema_fs(struct sema *s)
 	size_t o = 1;
 	struct ward_symtab dsts, slots;
 	uint64_t root_size = ROOT_BASE_SIZE, tmpfs_total = 0;
-	const struct ward_stmt *tmpfs_over = NULL, *memfd = NULL;
+	const struct ward_stmt *tmpfs_over = NULL, *memfd = NULL,
+			       *landlock = NULL;
 
 	if (n > MAX_FS_ENTRIES) {
 		ward_diag(s->d, WARD_SEV_ERROR, items[MAX_FS_ENTRIES]->kw_loc,
@@ -389,12 +423,18 @@ void sema_fs(struct sema *s)
 	ward_symtab_init(&slots, s->pool);
 
 	s->where->memfd = sema_noloc();
+	s->where->landlock = sema_noloc();
+	s->out->landlock.mode = WARD_LANDLOCK_PREFER;
 	for (size_t i = 0; i < n; i++) {
 		struct fs_entry *e = &entries[good];
 		struct fs_entry *first;
 
 		if (items[i]->kind == WARD_S_FS_MEMFD) {
 			memfd_entry(s, items[i], &memfd);
+			continue;
+		}
+		if (items[i]->kind == WARD_S_FS_LANDLOCK) {
+			landlock_entry(s, items[i], &landlock);
 			continue;
 		}
 		memset(e, 0, sizeof(*e));

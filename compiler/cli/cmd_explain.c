@@ -12,6 +12,7 @@
 #include "doc.h"
 #include "explain_budget.h"
 #include "explain_hardening.h"
+#include "explain_landlock.h"
 #include "net_bpf_doc.h"
 #include "rules_meaning.h"
 #include "sha256.h"
@@ -285,6 +286,7 @@ static struct doc *explain_doc(struct explain *e)
 			doc_set_bool(pl, v, "inherit", true);
 	}
 	doc_add(d, "mounts", mounts_doc(e));
+	ward_landlock_doc(d, pl, p);
 	doc_add(d, "limits", limits_doc(e));
 	doc_add(d, "network", net_doc(e));
 	doc_add(d, "syscalls", syscalls_doc(e));
@@ -406,6 +408,7 @@ static void explain_text(struct explain *e, FILE *out)
 	for (uint32_t i = 0; i < p->nmounts; i++)
 		fprintf(out, "  %2u  %-24s %s\n", i, p->mounts[i].dst,
 			describe_mount(pl, &p->mounts[i]));
+	ward_landlock_text(out, pl, p);
 
 	fputs("\nlimits\n", out);
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {

@@ -378,6 +378,29 @@ static void write_exec(struct out *o, const struct ward_policy *p)
 	put32(o, 0);
 }
 
+static bool has_landlock(const struct ward_policy *p)
+{
+	return p->landlock.mode != WARD_LANDLOCK_OFF;
+}
+
+static void write_landlock(struct out *o, const struct ward_policy *p)
+{
+	const struct ward_landlock *ll = &p->landlock;
+
+	put32(o, ll->mode);
+	put32(o, ll->abi);
+	put64(o, ll->handled_fs);
+	put64(o, ll->scoped);
+	put32(o, ll->nrules);
+	put32(o, 0);
+	for (uint32_t i = 0; i < ll->nrules; i++) {
+		put64(o, ll->rules[i].access);
+		put32(o, ll->rules[i].flags);
+		put32(o, 0);
+		put_str(o, "landlock path", ll->rules[i].path);
+	}
+}
+
 static const struct {
 	uint32_t type;
 	bool critical;
@@ -395,6 +418,7 @@ static const struct {
     {WARD_SEC_EXPORT, true, write_export, has_export},
     {WARD_SEC_NET_BPF, true, write_net_bpf, has_net_bpf},
     {WARD_SEC_EXEC, true, write_exec, has_exec},
+    {WARD_SEC_LANDLOCK, true, write_landlock, has_landlock},
     {WARD_SEC_NET_NAMES, true, write_net_names, has_net_names},
 };
 

@@ -8,8 +8,10 @@
 
 #include "blob.h"
 #include "blob_write.h"
+#include "landlock_rules.h"
 #include "load.h"
 #include "net_apply.h"
+#include "pool.h"
 #include "record_gen.h"
 #include "seccomp_gen.h"
 #include "sema.h"
@@ -87,6 +89,26 @@ void ward_session_close(struct ward_session *s)
 	ward_sources_free(s->src);
 }
 
+static char *pool_cat(void *pool, const char *dir, const char *name)
+{
+	return ward_pool_printf(pool, "%s/%s", strcmp(dir, "/") ? dir : "",
+				name);
+}
+
+/* The Landlock rule set is the mount table's, unless `landlock off;`. */
+static void derive_landlock(struct ward_checked *c)
+{
+	struct ward_policy *p = &c->policy;
+
+	if (!c->is_policy || p->landlock.mode == WARD_LANDLOCK_OFF)
+		return;
+	ward_landlock_derive(&p->landlock,
+			     ward_pool_array(c->pool,
+					     3 * (size_t)p->nmounts + 1,
+					     sizeof(struct ward_landlock_rule)),
+			     p->mounts, p->nmounts, pool_cat, c->pool);
+}
+
 int ward_session_open(struct ward_session *s, const char *path,
 		      const struct ward_opts *o)
 {
@@ -123,6 +145,7 @@ int ward_session_open(struct ward_session *s, const char *path,
 	ward_diags_flush(s->diags);
 	if (rc < 0)
 		return WARDC_POLICY_ERROR;
+	derive_landlock(&s->checked);
 	return WARDC_OK;
 }
 

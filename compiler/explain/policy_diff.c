@@ -14,6 +14,7 @@
 #include "blob.h"
 #include "consts.h"
 #include "describe.h"
+#include "explain_landlock.h"
 #include "rules_meaning.h"
 #include "units.h"
 #include "util.h"
@@ -186,6 +187,70 @@ static void diff_mounts(struct differ *d)
 	if (xa != xb)
 		change(d, "mounts", xb ? '+' : '-', "memfd",
 		       xa ? "exec" : "noexec", xb ? "exec" : "noexec");
+}
+
+/* Wider is less refused: b lacks bits of a's (+), has more (-), both. */
+static char bits_sign(uint64_t a, uint64_t b)
+{
+	return (char)((a & ~b) && (b & ~a) ? '~' : (a & ~b) ? '+' : '-');
+}
+
+static const struct ward_landlock_rule *
+find_ll_rule(const struct ward_landlock *ll, const char *path)
+{
+	for (uint32_t i = 0; i < ll->nrules; i++)
+		if (!strcmp(ll->rules[i].path, path))
+			return &ll->rules[i];
+	return NULL;
+}
+
+/* The Landlock layer: its mode (off is the widest, require the
+ * narrowest), ABI, handled rights, scopes, and each rule by path. */
+static void diff_landlock(struct differ *d)
+{
+	struct ward_pool *p = d->pool;
+	const struct ward_landlock *a = &d->a->landlock, *b = &d->b->landlock;
+	const char *s = "landlock";
+
+	if (a->mode != b->mode)
+		change(d, s, b->mode < a->mode ? '+' : '-', "mode",
+		       ward_landlock_mode_name(a->mode),
+		       ward_landlock_mode_name(b->mode));
+	if (a->mode == WARD_LANDLOCK_OFF || b->mode == WARD_LANDLOCK_OFF)
+		return;
+	if (a->abi != b->abi)
+		change(d, s, '~', "abi", ward_pool_printf(p, "%u", a->abi),
+		       ward_pool_printf(p, "%u", b->abi));
+	if (a->handled_fs != b->handled_fs)
+		change(d, s, bits_sign(a->handled_fs, b->handled_fs), "handled",
+		       ward_landlock_rights(p, a->handled_fs),
+		       ward_landlock_rights(p, b->handled_fs));
+	if (a->scoped != b->scoped)
+		change(
+		    d, s, bits_sign(a->scoped, b->scoped), "scoped",
+		    ward_pool_printf(p, "%#llx", (unsigned long long)a->scoped),
+		    ward_pool_printf(p, "%#llx",
+				     (unsigned long long)b->scoped));
+	for (uint32_t i = 0; i < a->nrules; i++) {
+		const struct ward_landlock_rule *ra = &a->rules[i],
+						*rb = find_ll_rule(b, ra->path);
+
+		if (!rb)
+			change(d, s, '-', ra->path,
+			       ward_landlock_rights(p, ra->access), NULL);
+		else if (ra->access != rb->access)
+			change(d, s, bits_sign(rb->access, ra->access),
+			       ra->path, ward_landlock_rights(p, ra->access),
+			       ward_landlock_rights(p, rb->access));
+		else if (ra->flags != rb->flags)
+			change(d, s, '~', ra->path,
+			       ra->flags ? "if mounted" : "always",
+			       rb->flags ? "if mounted" : "always");
+	}
+	for (uint32_t i = 0; i < b->nrules; i++)
+		if (!find_ll_rule(a, b->rules[i].path))
+			change(d, s, '+', b->rules[i].path, NULL,
+			       ward_landlock_rights(p, b->rules[i].access));
 }
 
 static void diff_limits(struct differ *d)
@@ -562,6 +627,7 @@ size_t ward_policy_diff(struct ward_pool *pool, const struct ward_policy *a,
 	diff_identity(&d);
 	diff_env(&d);
 	diff_mounts(&d);
+	diff_landlock(&d);
 	diff_limits(&d);
 	diff_net(&d);
 	diff_export(&d);

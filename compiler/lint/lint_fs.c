@@ -148,6 +148,14 @@ void lint_fs_memfd_exec(struct lint_ctx *c, const struct lint_rule *r)
 		 "writes in memory that no noexec mount covers");
 }
 
+void lint_fs_landlock_off(struct lint_ctx *c, const struct lint_rule *r)
+{
+	if (c->p->landlock.mode != WARD_LANDLOCK_OFF)
+		return;
+	lint_add(c, r, c->w->landlock, "landlock",
+		 "`landlock off`: the mount table is the only file layer");
+}
+
 void lint_fs_slot_size(struct lint_ctx *c, const struct lint_rule *r)
 {
 	for (uint32_t i = 1; c->w->mount_size_default && i < c->p->nmounts;

@@ -72,7 +72,7 @@ void lint_apply_suppressions(struct lint_ctx *c);
 /* lint_fs.c */
 lint_check_fn lint_fs_root_bind, lint_fs_sensitive_bind, lint_fs_writable_bind,
     lint_fs_write_exec, lint_fs_tmpfs_memory, lint_fs_memfd_exec,
-    lint_fs_slot_size;
+    lint_fs_slot_size, lint_fs_landlock_off;
 
 /* lint_syscalls.c */
 lint_check_fn lint_sys_default_allow, lint_sys_default_eperm,

@@ -192,6 +192,26 @@ const struct lint_rule lint_rules[] = {
 	       "or a `slot-size` limit for every read-write slot",
 	.run = lint_fs_slot_size,
     },
+    {
+	.id = "W108",
+	.name = "landlock-off",
+	.severity = SEV_W,
+	.weight = 10,
+	.check = "landlock",
+	.area = "filesystem",
+	.security_severity = "3.0",
+	.summary = "the file boundary has one layer: `landlock off`",
+	.explanation =
+	    "By default the compiler turns the mount table into a Landlock "
+	    "rule set that the launcher applies from inside the sandbox, so "
+	    "that a mistake in the mount table (a lost read-only flag, a "
+	    "mount made wrong) is still refused by the other layer. `landlock "
+	    "off` leaves the mount table alone as the file boundary.",
+	.fix = "remove `landlock off;` (`landlock prefer;`, the default, "
+	       "runs on a kernel without Landlock too); `landlock require;` "
+	       "refuses to run without it",
+	.run = lint_fs_landlock_off,
+    },
 
     /* --------------------------------------------------------- syscalls */
     {

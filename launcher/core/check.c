@@ -3,6 +3,7 @@
  * check.c: refuse, before any process exists, what cannot be enforced.
  */
 #include "check.h"
+#include "landlock.h"
 
 #include <errno.h>
 #include <linux/filter.h>
@@ -21,20 +22,6 @@ uint32_t ward_native_arch(void)
 	return 0; /* unknown: every blob is refused as "another arch" */
 #endif
 }
-
-/* What this launcher does not enforce yet. Each line goes away with the
- * issue that implements it; until then such a policy is refused, never
- * run with the limit silently missing. */
-static const struct {
-	uint32_t req;
-	const char *what;
-} unsupported_reqs[] = {
-    {WARD_REQ_LANDLOCK, "Landlock"},
-};
-
-#define NOT_YET                                                                \
-	"which this launcher does not enforce yet; remove it from the policy " \
-	"to run"
 
 /* Does the program return SECCOMP_RET_USER_NOTIF anywhere, and with data
  * bits (*answer: more than a kill, policy.h)? Its returns are constants
@@ -104,11 +91,8 @@ static int check_notify(const struct ward_policy *p, ward_err *err)
 
 int ward_check_policy(const struct ward_policy *p, ward_err *err)
 {
-	for (size_t i = 0; i < ARRAY_LEN(unsupported_reqs); i++)
-		if (p->requirements & unsupported_reqs[i].req)
-			return ward_fail(err, 0,
-					 "the policy needs %s, " NOT_YET,
-					 unsupported_reqs[i].what);
+	if (ward_landlock_check(&p->landlock, err) < 0)
+		return -1;
 	if (p->arch != ward_native_arch() ||
 	    p->seccomp.arch != ward_native_arch())
 		return ward_fail(err, 0,

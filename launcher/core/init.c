@@ -19,6 +19,7 @@
 #include "exitcode.h"
 #include "fdpass.h"
 #include "hardening.h"
+#include "landlock.h"
 #include "launch.h"
 #include "memfd.h"
 #include "mounts.h"
@@ -155,8 +156,8 @@ static _Noreturn void backstop(const struct ward_launch *l)
 
 /* Set by init's setup, read by the target (which runs in init's memory):
  * the seccomp guard it adds when memfds could not be made non-executable
- * by the kernel's own setting (memfd.c). */
-static int memfd_guard;
+ * by the kernel's own setting (memfd.c); the Landlock ABI applied. */
+static int memfd_guard, landlock_abi;
 
 static void mounts_freep(struct ward_mounts **m)
 {
@@ -229,6 +230,11 @@ static int setup(const struct ward_launch *l, ward_err *err)
 	    ward_drop_caps(p->identity.caps_keep, err) < 0 ||
 	    ward_no_new_privs(err) < 0)
 		return -1;
+	/* The file layer again, from inside: after pivot_root (the rules'
+	 * paths are the sandbox's) and no_new_privs (which Landlock needs
+	 * without CAP_SYS_ADMIN), last before the target's seccomp filter. */
+	if (ward_landlock_apply(&p->landlock, &landlock_abi, err) < 0)
+		return -1;
 	/* The credential changes reset both of these. */
 	if (prctl(PR_SET_DUMPABLE, 0) < 0)
 		return ward_fail(err, errno, "prctl PR_SET_DUMPABLE");
@@ -291,6 +297,7 @@ static _Noreturn void target_main(const struct ward_launch *l)
 		fail(l, &err);
 	umask(l->umask);
 	ward_measure_self(&id);
+	id.landlock = landlock_abi;
 	/* Last: the filter need not allow anything of the setup. */
 	if (l->notify_wr >= 0) {
 		int fd = -1;

@@ -496,7 +496,9 @@ static int mount_in(struct ward_mounts *c, int dirfd, const char *name,
 }
 
 /* A minimal /dev: the host's harmless character devices bound in (the only
- * mounts without nodev: they are device nodes), a private devpts, shm, and
+ * mounts without nodev: they are device nodes), a private devpts, shm, the
+ * sandbox's own IPC namespace's mqueue (Landlock checks mq_open against a
+ * path: without a mount of it, the blob's rules could not allow it), and
  * the usual links. Read-only once populated. */
 static int do_dev(struct ward_mounts *c, const struct ward_mount *m)
 {
@@ -535,7 +537,11 @@ static int do_dev(struct ward_mounts *c, const struct ward_mount *m)
 	    mount_in(c, dev, "shm", 01777,
 		     new_tmpfs(c, WARD_SHM_SIZE, 01777,
 			       ATTR_ALWAYS | MOUNT_ATTR_NOEXEC, "/dev/shm"),
-		     "/dev/shm") < 0)
+		     "/dev/shm") < 0 ||
+	    mount_in(c, dev, "mqueue", 01777,
+		     fs_new(c, "mqueue", NULL, ATTR_ALWAYS | MOUNT_ATTR_NOEXEC,
+			    "/dev/mqueue"),
+		     "/dev/mqueue") < 0)
 		return -1;
 	for (size_t i = 0; i < ARRAY_LEN(links); i++)
 		if (symlinkat(links[i][1], dev, links[i][0]) < 0)

@@ -142,6 +142,9 @@ struct ward_measured {
 	int32_t securebits;   /* prctl PR_GET_SECUREBITS */
 	int32_t seccomp;      /* 2: the kernel took the filter */
 	int32_t dumpable;     /* prctl PR_GET_DUMPABLE */
+	int32_t landlock;     /* the Landlock ABI init applied; 0: the
+				 policy says off; -errno: prefer met a kernel
+				 without Landlock */
 	uint64_t exec_ns;     /* CLOCK_MONOTONIC, just before the seccomp
 				 install and execve: the end of setup */
 };

@@ -348,6 +348,13 @@ static int make_pipes(struct run *r, ward_err *err)
 		r->l.stdio[1 + i] = fds[1];
 		if (fcntl(fds[0], F_SETFL, O_NONBLOCK) < 0)
 			return ward_fail(err, errno, "O_NONBLOCK");
+		/* A pipe's inode is its maker's, 0600: the sandbox user could
+		 * not reopen its own stdout as /dev/stdout (`echo x >
+		 * /dev/stderr` in a script: EACCES). Writing is all it gains;
+		 * /proc/PID/fd of the sandbox is closed to other users. */
+		if (fchmod(fds[1], 0622) < 0)
+			return ward_fail(err, errno, "fchmod the %s pipe",
+					 names[i]);
 	}
 	r->have_pipes = true;
 	return 0;

@@ -97,6 +97,31 @@ static void put_ids(FILE *f, const char *name, const uint32_t id[3])
 		name, id[0], id[1], id[2]);
 }
 
+/* The Landlock layer: the ABI init applied (complete: all of the blob's
+ * rights; else an older kernel's subset), or why none was. */
+static void put_landlock(FILE *f, const struct ward_policy *p,
+			 const struct ward_measured *m)
+{
+	static const char *const modes[] = {"off", "prefer", "require"};
+	const struct ward_landlock *ll = &p->landlock;
+
+	fprintf(f, ", \"landlock\": {\"mode\": \"%s\", \"applied\": %s",
+		modes[ll->mode], m->landlock > 0 ? "true" : "false");
+	if (m->landlock > 0)
+		fprintf(f,
+			", \"abi\": %d, \"blob_abi\": %u, \"complete\": "
+			"%s, \"rules\": %u",
+			m->landlock, ll->abi,
+			(uint32_t)m->landlock >= ll->abi ? "true" : "false",
+			ll->nrules);
+	else if (m->landlock < 0)
+		fprintf(f, ", \"why\": \"%s\"",
+			-m->landlock == EOPNOTSUPP
+			    ? "Landlock is not enabled (lsm= list)"
+			    : "the kernel has no Landlock");
+	fputc('}', f);
+}
+
 /* The target's credentials as it measured them just before its execve
  * (facts.h), never the policy's values: a reader sees what the kernel
  * held. */
@@ -142,8 +167,10 @@ static void put_identity(FILE *f, const struct ward_report *r)
 		m->dumpable == 1 ? "true" : "false",
 		m->seccomp == 2 ? "true" : "false", m->seccomp);
 	ward_json_str(f, ward_arch_name(p->seccomp.arch));
-	fprintf(f, ", \"instructions\": %u, \"kill_listener\": %s}}",
+	fprintf(f, ", \"instructions\": %u, \"kill_listener\": %s}",
 		p->seccomp.ninsns, r->seccomp_listener ? "true" : "false");
+	put_landlock(f, p, m);
+	fputc('}', f);
 }
 
 static const struct {

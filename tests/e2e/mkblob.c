@@ -7,11 +7,15 @@
  * Items (in mount order for the fs ones; the root tmpfs is always first):
  *   name=S uid=N gid=N hostname=S caps=HEX req=HEX net=allowlist
  *   env:NAME=VALUE  inherit:NAME  limit:NAME=N  root:SIZE[:MODE]
- *   bind:SRC:DST[:FLAGS]  slot:NAME:DST[:FLAGS]   FLAGS: rw,exec,optional
+ *   bind:SRC:DST[:FLAGS]  slot:NAME:DST[:FLAGS]   FLAGS: rw,exec,optional,
+ *       llro (the Landlock rule is made as if the entry were read-only:
+ *       a mount-table entry whose ro flag was removed by hand)
  *   tmpfs:DST:SIZE[:MODE]  proc:DST  dev:DST  dir:DST[:MODE]
  *   file:DST:MODE:CONTENT (\n in CONTENT is a newline)  symlink:DST:TARGET
  *   seccomp-default:ACTION   seccomp:ACTION:NAME[,NAME...]
  *       ACTION: allow, kill, trap, log, errno=N
+ *   landlock=prefer|require[:ABI]   the rule set wardc derives from the
+ *       mount table (compiler/codegen/landlock_rules.c); ABI: another
  *   arch=aarch64   corrupt=truncate|digest|overlap|hugecount|wrongarch
  *   bpf-out=FILE   also write the raw seccomp program there (for bwrap)
  *
@@ -21,6 +25,7 @@
 #include "blob.h"
 #include "blob_read.h"
 #include "blob_write.h"
+#include "landlock_rules.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +46,8 @@ static uint32_t scmp_default = SCMP_ACT_ALLOW;
 static const char *rules[MAXN];
 static int nrules;
 static const char *corrupt, *bpf_out;
+static bool ll_ro[MAXN];
+static uint32_t ll_mode, ll_abi;
 
 static _Noreturn void die(const char *fmt, const char *arg)
 {
@@ -170,7 +177,12 @@ static void item(char *a)
 		pol.net.mode = WARD_NET_ALLOWLIST;
 	else if (!strcmp(a, "arch=aarch64"))
 		pol.arch = WARD_ARCH_AARCH64;
-	else if (!strncmp(a, "corrupt=", 8))
+	else if (!strncmp(a, "landlock=", 9)) {
+		split(a + 9, f, 2);
+		ll_mode = !strcmp(f[0], "require") ? WARD_LANDLOCK_REQUIRE
+						   : WARD_LANDLOCK_PREFER;
+		ll_abi = f[1] ? (uint32_t)num(f[1]) : 0;
+	} else if (!strncmp(a, "corrupt=", 8))
 		corrupt = a + 8;
 	else if (!strncmp(a, "bpf-out=", 8))
 		bpf_out = a + 8;
@@ -210,6 +222,7 @@ static void item(char *a)
 			      f[1]);
 		m->src = f[0];
 		m->flags = flags_of(f[2]);
+		ll_ro[pol.nmounts - 1] = f[2] && strstr(f[2], "llro");
 		m->mode = 0;
 		/* a read-write slot is a tmpfs of a size (spec 3.5) */
 		if (a[0] == 's' && (m->flags & WARD_MNT_F_RW))
@@ -302,6 +315,39 @@ static void make_seccomp(void)
 	close(fd);
 }
 
+static char *cat(void *ctx, const char *dir, const char *name)
+{
+	char *s = malloc(strlen(dir) + strlen(name) + 2);
+
+	(void)ctx;
+	if (!s)
+		die("out of memory%s", "");
+	sprintf(s, "%s/%s", strcmp(dir, "/") ? dir : "", name);
+	return s;
+}
+
+/* What wardc would derive, from the mount table as it was before the
+ * llro entries lost their read-only flag. */
+static void make_landlock(void)
+{
+	static struct ward_mount as_written[MAXN];
+	static struct ward_landlock_rule rules[3 * MAXN];
+
+	if (!ll_mode)
+		return;
+	memcpy(as_written, mnts, sizeof(mnts));
+	for (uint32_t i = 0; i < pol.nmounts; i++)
+		if (ll_ro[i])
+			as_written[i].flags &= ~(uint32_t)WARD_MNT_F_RW;
+	ward_landlock_derive(&pol.landlock, rules, as_written, pol.nmounts, cat,
+			     NULL);
+	pol.landlock.mode = ll_mode;
+	if (ll_abi)
+		pol.landlock.abi = ll_abi;
+	if (ll_mode == WARD_LANDLOCK_REQUIRE)
+		pol.requirements |= WARD_REQ_LANDLOCK;
+}
+
 /* Directory entry of the section of the given type, or NULL. */
 static uint8_t *dirent_of(uint8_t *buf, uint32_t type)
 {
@@ -373,6 +419,7 @@ int main(int argc, char **argv)
 	for (int i = 2; i < argc; i++)
 		item(argv[i]);
 	make_seccomp();
+	make_landlock();
 	if (bpf_out) {
 		f = fopen(bpf_out, "wb");
 		if (!f ||

@@ -166,6 +166,11 @@ int main(int argc, char **argv)
 			getresuid(&r, &e, &s);
 			getresgid(&rg, &eg, &sg);
 			printf("ids %u %u %u %u %u %u\n", r, e, s, rg, eg, sg);
+		} else if (!strcmp(c, "landlock-abi")) {
+			/* LANDLOCK_CREATE_RULESET_VERSION; 0: none */
+			long abi = syscall(444, NULL, 0, 1u);
+
+			printf("landlock-abi %ld\n", abi < 0 ? 0 : abi);
 		} else if (!strcmp(c, "mount")) {
 			result(c, mount("none", "/tmp", "tmpfs", 0, NULL));
 		} else if (!strcmp(c, "unshare-user")) {

@@ -64,7 +64,7 @@ if ! "$CC" -static -O2 -o "$T/bin/probe" "$top/tests/e2e/probe.c" 2>"$T/cc.log";
 fi
 if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" \
 	-o "$T/tools/mkblob" "$top/tests/e2e/mkblob.c" \
-	"$top/compiler/codegen/blob_write.c" "$top/common/blob_read.c" \
+	"$top/compiler/codegen/blob_write.c" "$top/compiler/codegen/landlock_rules.c" "$top/common/blob_read.c" \
 	"$top/common/sha256.c" "$top/common/util.c" \
 	-lseccomp -lsodium 2>"$T/cc.log"; then
 	fail build/mkblob "$(head -c 300 "$T/cc.log")"
@@ -591,6 +591,12 @@ fi
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/outcomes.sh" >"$T/outcomes.out" 2>&1
 cat "$T/outcomes.out"
 grep -q '^FAIL' "$T/outcomes.out" && failures=$((failures + 1))
+
+# Landlock, the second file layer: a mount table's lost read-only flag.
+BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" MKBLOB="$T/tools/mkblob" \
+	PROBE_DIR="$T/bin" sh "$top/tests/e2e/landlock.sh" >"$T/landlock.out" 2>&1
+cat "$T/landlock.out"
+grep -q '^FAIL' "$T/landlock.out" && failures=$((failures + 1))
 
 # The report for audit and replay: program and input digests, wardc replay.
 BUILD="$BUILD" WARD="$WARD" WARDC="$WARDC" sh "$top/tests/e2e/replay.sh" >"$T/replay.out" 2>&1

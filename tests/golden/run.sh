@@ -65,12 +65,35 @@ run_case() { # NAME
 	fi
 }
 
+# The Landlock part of `wardc explain` (its other parts hold the compiler's
+# version and digests): tests/golden/explain/NAME.ward against NAME.explain.
+explain_case() { # NAME
+	name=$1
+	(cd "$here/explain" && "$WARDC" explain -I "$top/stdlib-policies" \
+		"$name.ward") 2>&1 | sed -n '/^landlock (/,/^$/p' >"$tmp/got"
+	if [ "${UPDATE:-0}" = 1 ]; then
+		cp "$tmp/got" "$here/explain/$name.explain"
+		echo "PASS golden/explain/$name (updated)"
+	elif cmp -s "$here/explain/$name.explain" "$tmp/got"; then
+		echo "PASS golden/explain/$name"
+	else
+		echo "FAIL golden/explain/$name: explain differs (- expected, + got)"
+		diff -u "$here/explain/$name.explain" "$tmp/got" | sed '1,2d; s/^/    /'
+		failed=$((failed + 1))
+	fi
+}
+
 if [ $# -gt 0 ]; then
 	for n in "$@"; do run_case "${n%.ward}"; done
 else
 	for f in *.ward; do
 		[ -f "$f" ] || continue
 		run_case "${f%.ward}"
+	done
+	for f in "$here"/explain/*.ward; do
+		[ -f "$f" ] || continue
+		n=${f##*/}
+		explain_case "${n%.ward}"
 	done
 fi
 [ "$failed" -eq 0 ]

@@ -197,6 +197,12 @@ static const struct ward_syscall_rule rich_syscalls[] = {
      .fallback = {WARD_ACT_KILL, 0, 0}},
 };
 
+static const struct ward_landlock_rule rich_landlock[] = {
+    {WARD_LL_FS_READ_FILE | WARD_LL_FS_READ_DIR, 0, "/"},
+    {WARD_LL_FS_READ_FILE | WARD_LL_FS_EXECUTE, WARD_LL_R_OPTIONAL, "/usr"},
+    {WARD_LL_FS_ALL & ~WARD_LL_FS_MAKE_CHAR, 0, "/tmp"},
+};
+
 /* Every limit, each at a value that is distinct and in range. */
 #define ALL_LIMITS ((1ull << WARD_LIM_COUNT) - 1)
 
@@ -260,6 +266,12 @@ static const struct ward_policy rich = {
     .rules = {.default_action = {WARD_ACT_ERRNO, 38},
 	      .syscalls = rich_syscalls,
 	      .nsyscalls = ARRAY_LEN(rich_syscalls)},
+    .landlock = {.mode = WARD_LANDLOCK_REQUIRE,
+		 .abi = 6,
+		 .handled_fs = WARD_LL_FS_ALL,
+		 .scoped = WARD_LL_SCOPE_SIGNAL,
+		 .rules = rich_landlock,
+		 .nrules = ARRAY_LEN(rich_landlock)},
 };
 
 const struct ward_policy *ward_test_policy_rich(void)

@@ -142,6 +142,19 @@ static void assert_policy_equal(const struct ward_policy *a,
 	assert_int_equal(a->arch, b->arch);
 	assert_int_equal(a->requirements, b->requirements);
 	assert_int_equal(a->exec, b->exec);
+	assert_int_equal(a->landlock.mode, b->landlock.mode);
+	assert_int_equal(a->landlock.abi, b->landlock.abi);
+	assert_int_equal(a->landlock.handled_fs, b->landlock.handled_fs);
+	assert_int_equal(a->landlock.scoped, b->landlock.scoped);
+	assert_int_equal(a->landlock.nrules, b->landlock.nrules);
+	for (uint32_t i = 0; i < a->landlock.nrules; i++) {
+		assert_int_equal(a->landlock.rules[i].access,
+				 b->landlock.rules[i].access);
+		assert_int_equal(a->landlock.rules[i].flags,
+				 b->landlock.rules[i].flags);
+		assert_string_equal(a->landlock.rules[i].path,
+				    b->landlock.rules[i].path);
+	}
 	assert_string_equal(a->meta.policy_name, b->meta.policy_name);
 	assert_string_equal(a->meta.compiler_version, b->meta.compiler_version);
 	assert_memory_equal(a->meta.source_digest, b->meta.source_digest, 32);
@@ -722,7 +735,7 @@ static void test_refuse_directory(void **state)
 	       "the end");
 	/* Seven entries: section 0 is then one entry too far. */
 	snprintf(want, sizeof(want),
-		 "blob: section 0: offset 256, expected 232 (sections tile "
+		 "blob: section 0: offset 280, expected 232 (sections tile "
 		 "the body in order)");
 	edit16(10, 7, want);
 	/* Overlap: section 1 starts where section 0 does. */
@@ -742,11 +755,12 @@ static void test_refuse_directory(void **state)
 		 "past the end",
 		 sec_len(buf, 7) - 4);
 	edit32(DIR(7) + 16, (uint32_t)sec_len(buf, 7) - 4, true, want);
+	/* The last section (landlock) longer than what is left. */
 	snprintf(want, sizeof(want),
-		 "blob: section 7: length %zu is not a multiple of 8 or runs "
+		 "blob: section 8: length %zu is not a multiple of 8 or runs "
 		 "past the end",
-		 sec_len(buf, 7) + 8);
-	edit32(DIR(7) + 16, (uint32_t)sec_len(buf, 7) + 8, true, want);
+		 sec_len(buf, 8) + 8);
+	edit32(DIR(8) + 16, (uint32_t)sec_len(buf, 8) + 8, true, want);
 	/* An offset above 4 GiB: the high half of the u64. */
 	snprintf(want, sizeof(want),
 		 "blob: section 7: offset %zu, expected %zu (sections tile "
@@ -775,9 +789,15 @@ static void test_refuse_section_types(void **state)
 static void test_unknown_sections(void **state)
 {
 	static const uint8_t data[24] = "from a later wardc";
-	const struct ward_policy *p = ward_test_policy_rich();
+	struct ward_policy rich = *ward_test_policy_rich();
+	const struct ward_policy *p = &rich;
 	size_t len;
-	uint8_t *buf = write_ok(p, &len);
+	uint8_t *buf;
+
+	/* Eight sections, the last the rules (type 8). */
+	rich.landlock = (struct ward_landlock){0};
+	rich.requirements &= ~(uint32_t)WARD_REQ_LANDLOCK;
+	buf = write_ok(p, &len);
 	struct ward_blob b;
 
 	/* Non-critical: skipped, whatever it holds, also when empty. */
@@ -1474,12 +1494,16 @@ static void test_exec_section(void **state)
 {
 	struct ward_policy p = *ward_test_policy_rich();
 	size_t len, plain_len;
-	_cleanup_free_ uint8_t *plain = write_ok(&p, &plain_len);
+	_cleanup_free_ uint8_t *plain = NULL;
 	_cleanup_free_ uint8_t *buf = NULL, *bad = NULL;
 	struct ward_blob b;
 	char want[160];
 	unsigned last;
 
+	/* Without the landlock section, exec is the last. */
+	p.landlock = (struct ward_landlock){0};
+	p.requirements &= ~(uint32_t)WARD_REQ_LANDLOCK;
+	plain = write_ok(&p, &plain_len);
 	p.exec = WARD_EXEC_MEMFD;
 	buf = write_ok(&p, &len);
 	assert_int_equal(len, plain_len + 24 + 8);

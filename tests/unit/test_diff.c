@@ -243,6 +243,54 @@ static void mutate_mounts(struct run *r)
 	expect(r, "mounts", "memfd exec");
 }
 
+static void mutate_landlock(struct run *r)
+{
+	const struct ward_landlock *b = &r->base->landlock;
+	struct ward_landlock_rule *rl;
+
+	assert_int_equal(b->mode, WARD_LANDLOCK_PREFER); /* the default */
+	assert_true(b->nrules > 1);
+	r->m.landlock.mode = WARD_LANDLOCK_REQUIRE;
+	expect(r, "landlock", "mode require");
+	r->m.landlock.mode = WARD_LANDLOCK_OFF;
+	expect(r, "landlock", "mode off");
+	r->m.landlock.abi++;
+	expect(r, "landlock", "abi");
+	for (uint64_t bit = 1; bit <= WARD_LL_FS_IOCTL_DEV; bit <<= 1) {
+		r->m.landlock.handled_fs ^= bit;
+		expect(r, "landlock", "handled %#llx", (unsigned long long)bit);
+	}
+	for (uint64_t bit = 1; bit <= WARD_LL_SCOPE_SIGNAL; bit <<= 1) {
+		r->m.landlock.scoped ^= bit;
+		expect(r, "landlock", "scoped %#llx", (unsigned long long)bit);
+	}
+	for (uint32_t i = 0; i < b->nrules; i++) {
+#define RULE()                                                                 \
+	(rl = DUP(r, b->rules, b->nrules), r->m.landlock.rules = rl, &rl[i])
+		for (uint64_t bit = 1; bit <= WARD_LL_FS_IOCTL_DEV; bit <<= 1) {
+			RULE()->access ^= bit;
+			expect(r, "landlock", "%s: access %#llx",
+			       b->rules[i].path, (unsigned long long)bit);
+		}
+		RULE()->flags ^= WARD_LL_R_OPTIONAL;
+		expect(r, "landlock", "%s: optional", b->rules[i].path);
+		RULE()->path = "/other/path";
+		expect(r, "landlock", "%s: path", b->rules[i].path);
+#undef RULE
+		rl = DUP(r, b->rules, b->nrules);
+		memmove(&rl[i], &rl[i + 1], (b->nrules - i - 1) * sizeof(*rl));
+		r->m.landlock.rules = rl;
+		r->m.landlock.nrules--;
+		expect(r, "landlock", "%s: removed", b->rules[i].path);
+	}
+	rl = DUP1(r, b->rules, b->nrules);
+	rl[b->nrules] = (struct ward_landlock_rule){
+	    .access = WARD_LL_FS_READ_FILE, .path = "/added"};
+	r->m.landlock.rules = rl;
+	r->m.landlock.nrules++;
+	expect(r, "landlock", "rule added");
+}
+
 static void mutate_limits(struct run *r)
 {
 	for (int k = 0; k < WARD_LIM_COUNT; k++) {
@@ -675,6 +723,7 @@ static void test_every_field(void **state)
 		mutate_requirements(&r);
 		mutate_env(&r);
 		mutate_mounts(&r);
+		mutate_landlock(&r);
 		mutate_limits(&r);
 		mutate_net(&r);
 		mutate_net_bpf(&r);
@@ -699,7 +748,7 @@ static void test_fields_known(void **state)
 		size_t size, known;
 	} s[] = {
 #define S(t, n) {#t, sizeof(struct t), n}
-	    S(ward_policy, 528),   S(ward_meta, 48),
+	    S(ward_policy, 568),   S(ward_meta, 48),
 	    S(ward_identity, 32),  S(ward_env_var, 16),
 	    S(ward_mount, 56),	   S(ward_limits, 8 + 8 * WARD_LIM_COUNT),
 	    S(ward_net, 104),	   S(ward_net_rule, 24),
@@ -710,6 +759,7 @@ static void test_fields_known(void **state)
 	    S(ward_rules, 32),	   S(ward_syscall_rule, 48),
 	    S(ward_cond_rule, 24), S(ward_cmp, 24),
 	    S(ward_action, 12),	   S(ward_export_rule, 56),
+	    S(ward_landlock, 40),  S(ward_landlock_rule, 24),
 #undef S
 	};
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)

@@ -98,19 +98,19 @@ static void seccomp_notify(void **state)
 
 static void policy_refused(void **state)
 {
-	static const struct {
-		uint32_t req;
-		const char *msg;
-	} reqs[] = {
-	    {WARD_REQ_LANDLOCK, "Landlock"},
-	};
 	struct ward_policy p;
+	ward_err err = {0};
 
-	for (size_t i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
-		p = base();
-		p.requirements = reqs[i].req;
-		refused(&p, reqs[i].msg);
-	}
+	/* `landlock require;` with an ABI no kernel has (fail closed);
+	 * `prefer` with the same ABI runs with what the kernel has. */
+	p = base();
+	p.requirements = WARD_REQ_LANDLOCK;
+	p.landlock.mode = WARD_LANDLOCK_REQUIRE;
+	p.landlock.abi = WARD_LL_ABI_MAX;
+	refused(&p, "Landlock");
+	p.landlock.mode = WARD_LANDLOCK_PREFER;
+	p.requirements = 0;
+	assert_int_equal(ward_check_policy(&p, &err), 0);
 	p = base();
 	p.arch = p.seccomp.arch =
 	    WARD_ARCH_AARCH64 ^ WARD_ARCH_X86_64 ^ ward_native_arch();

@@ -506,7 +506,7 @@ static void test_unexpected_words(void **state)
 	check_output("ward 1;\nfs { bnd /x; }\n",
 		     "t.ward:2:6: error: unexpected name `bnd`; expected an "
 		     "`fs` entry (`bind`, `tmpfs`, `proc`, `dev`, `file`, "
-		     "`symlink`, `slot`, `dir`, `memfd`) or `}`\n"
+		     "`symlink`, `slot`, `dir`, `memfd`, `landlock`) or `}`\n"
 		     "    2 | fs { bnd /x; }\n"
 		     "      |      ^~~\n"
 		     "      = help: did you mean `bind`?\n");
@@ -609,7 +609,7 @@ static void test_section_errors(void **state)
 	check_output("ward 1;\nfs {\n    bind /a;\n",
 		     "t.ward:4:1: error: unexpected end of file; expected an "
 		     "`fs` entry (`bind`, `tmpfs`, `proc`, `dev`, `file`, "
-		     "`symlink`, `slot`, `dir`, `memfd`) or `}`\n"
+		     "`symlink`, `slot`, `dir`, `memfd`, `landlock`) or `}`\n"
 		     "    4 | \n"
 		     "      | ^\n"
 		     "t.ward:2:4: note: the `fs` section opened here is not "
