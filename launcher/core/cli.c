@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum {
@@ -31,7 +32,8 @@ enum {
 	OPT_QTIMEOUT,
 	OPT_QDIR,
 	OPT_TRUSTED,
-	OPT_RECORD
+	OPT_RECORD,
+	OPT_EVENTS
 };
 
 static const struct option options[] = {
@@ -55,6 +57,7 @@ static const struct option options[] = {
     {"queue-dir", required_argument, NULL, OPT_QDIR},
     {"trusted-key", required_argument, NULL, OPT_TRUSTED},
     {"record", required_argument, NULL, OPT_RECORD},
+    {"session-events", required_argument, NULL, OPT_EVENTS},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -264,6 +267,11 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 	case OPT_RECORD:
 		cli->record_path = optarg;
 		return 0;
+	case OPT_EVENTS: /* ward session's own: the broker's, unread here */
+		cli->events_fd = (int)strtol(optarg, NULL, 10);
+		return cli->events_fd > 2
+			   ? 0
+			   : ward_fail(err, EINVAL, "%s", optarg);
 	case OPT_MAXSB:
 		cli->max_sandboxes = optarg;
 		return 0;
@@ -303,6 +311,7 @@ int ward_cli_parse(int argc, char **argv, struct ward_cli *cli, ward_err *err)
 
 	memset(cli, 0, sizeof(*cli));
 	cli->host_uid = cli->host_gid = -1;
+	cli->events_fd = -1;
 	opterr = 0;
 	optind = 1;
 	/* '+': stop at the first non-option (POLICY). */

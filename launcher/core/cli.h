@@ -25,7 +25,8 @@ struct ward_cli {
 	size_t nslots;
 	const char *report_path; /* NULL: no report */
 	const char *record_path; /* --record: NULL, not recording */
-	char expect_digest[65];	 /* lower-case hex, "" when not given */
+	int events_fd; /* --session-events FD: the broker's denials; -1 */
+	char expect_digest[65]; /* lower-case hex, "" when not given */
 	/* --trusted-key PUBKEY, repeated (at most WARD_SIG_TRUSTED_MAX). */
 	const char *trusted_keys[WARD_SIG_TRUSTED_MAX];
 	size_t ntrusted;

@@ -52,7 +52,8 @@ bool ward_broker_joins(const struct ward_policy *p,
 
 static _Noreturn void child(const struct ward_policy *p,
 			    const struct ward_priv *priv, int sock, int up,
-			    pid_t parent, pid_t init, int record_fd)
+			    pid_t parent, pid_t init, int record_fd,
+			    int events_fd)
 {
 	const bool join = ward_broker_joins(p, priv);
 	static const uint32_t families[] = {AF_INET, AF_INET6};
@@ -80,10 +81,11 @@ static _Noreturn void child(const struct ward_policy *p,
 	    .root_mode = priv->mode == WARD_MODE_ROOT,
 	    .sup = sock,
 	    .record_fd = record_fd,
+	    .events_fd = events_fd,
 	    .dns_upstream = up,
 	};
 	/* the broker writes --record; asks the host's resolver on up */
-	const int keep[] = {sock, record_fd, up};
+	const int keep[] = {sock, record_fd, up, events_fd};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -135,7 +137,7 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 }
 
 int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
-		      int cg_fd, pid_t init, int record_fd,
+		      int cg_fd, pid_t init, int record_fd, int events_fd,
 		      struct ward_broker_proc *b, ward_err *err)
 {
 	pid_t parent = getpid();
@@ -162,7 +164,7 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 		return ward_fail(err, errno, "fork the broker");
 	}
 	if (b->pid == 0)
-		child(p, priv, sv[1], up, parent, init, record_fd);
+		child(p, priv, sv[1], up, parent, init, record_fd, events_fd);
 	close(sv[1]);
 	b->sock = sv[0];
 	/* Before it makes a socket: in the directory the programs are

@@ -48,10 +48,11 @@ struct ward_broker_proc {
 };
 
 /* Make the broker, in the cgroup directory cg_fd when it is >= 0, and say
- * GO; on failure it is gone. record_fd: the record file (ward --record) or
+ * GO; on failure it is gone. events_fd: ward session's (--session-events)
+ * or -1. record_fd: the record file (ward --record) or
  * -1. */
 int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
-		      int cg_fd, pid_t init, int record_fd,
+		      int cg_fd, pid_t init, int record_fd, int events_fd,
 		      struct ward_broker_proc *b, ward_err *err);
 
 /* Wait until the broker started is ready (it drops its privileges while

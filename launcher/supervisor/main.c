@@ -386,7 +386,8 @@ static _Noreturn void courier_main(struct run *r, struct ward_courier *c,
 			    r->outs.manifest_fd,
 			    c->ws ? c->ws->fd : -1,
 			    c->to_sup,
-			    c->from_sup};
+			    c->from_sup,
+			    c->events_fd};
 	ward_err err = {0};
 
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
@@ -470,6 +471,7 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, hand) < 0)
 		return ward_fail(err, errno, "socketpair for the courier");
 	c.hand = hand[0];
+	c.events_fd = r->cli.events_fd;
 	r->l.hand_wr = hand[1];
 	if (pipe2(to, O_CLOEXEC) < 0)
 		return ward_fail(err, errno, "pipe to the courier");
@@ -622,7 +624,8 @@ static int spawn(struct run *r, ward_err *err)
 		if (ward_broker_start(
 			p, &r->priv,
 			r->cg.broker ? r->cg.dir[r->cg.broker - 1].fd : -1,
-			r->child.pid, r->outs.record_fd, &r->broker, err) < 0)
+			r->child.pid, r->outs.record_fd, r->cli.events_fd,
+			&r->broker, err) < 0)
 			return abort_init(r);
 		broker_wait = true;
 	}

@@ -6,6 +6,7 @@
 
 #include "bpf_run.h"
 #include "broker_net.h"
+#include "denial_event.h"
 #include "dns.h"
 #include "fdpass.h"
 #include "notif.h"
@@ -101,6 +102,25 @@ static void send_records(const struct ward_broker *b)
 
 /* ------------------------------------------------------------ dispatch */
 
+/* ward session's: the refusal to the server, before it is answered. */
+static void denial_event(struct ward_broker *b, const struct seccomp_data *d,
+			 uint32_t e)
+{
+	struct ward_denial_event ev = {.magic = WARD_DENIAL_MAGIC,
+				       .nr = d->nr,
+				       .arch = d->arch,
+				       .errno_nr = e};
+
+	if (b->events_fd < 0)
+		return;
+	memcpy(ev.args, d->args, sizeof(ev.args));
+	for (uint32_t i = 0; i < b->f->nsys; i++)
+		if (b->f->sys[i].nr == d->nr && b->f->sys[i].arch == d->arch &&
+		    b->f->sys[i].errno_nr == e)
+			ev.total = b->f->sys[i].count;
+	ward_denial_send(b->events_fd, &ev, &b->events_lost);
+}
+
 /* A refusal recorded as a network attempt. */
 static void record_net_refusal(struct ward_broker *b,
 			       const struct seccomp_data *d, uint32_t e)
@@ -173,6 +193,7 @@ static void on_notification(struct ward_broker *b)
 		return;
 	case WARD_NOTIFY_ERRNO:
 		ward_record_syscall(b->f, d, e);
+		denial_event(b, d, e);
 		ward_notif_answer(b->listener, n.u.n.id, (int)e, 0);
 		return;
 	case WARD_NOTIFY_NET_ERRNO:
@@ -328,6 +349,7 @@ int ward_broker_run(const struct ward_broker_ctx *c)
 	    .f = &facts,
 	    .payload = payload,
 	    .record_fd = c->record_fd,
+	    .events_fd = c->events_fd,
 	    .rec = c->record_fd >= 0 ? &rec : NULL,
 	    .dns_stub = -1,
 	    .dns_upstream = c->dns_upstream,

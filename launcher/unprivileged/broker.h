@@ -51,6 +51,7 @@ struct ward_broker_ctx {
 	bool root_mode;			  /* ward runs as root */
 	int sup;			  /* SOCK_SEQPACKET to the supervisor */
 	int record_fd; /* --record FILE (a recording blob), else -1 */
+	int events_fd; /* ward session's: each refusal (denial_event.h); -1 */
 	int dns_upstream; /* names: to the host's resolver (dns.h); -1 */
 };
 

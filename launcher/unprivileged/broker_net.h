@@ -49,9 +49,11 @@ struct ward_broker {
 	struct ward_pending pend[WARD_PENDING_MAX];
 	uint8_t *payload; /* a datagram's copy, 64 KiB */
 	int record_fd;	  /* --record FILE: a recording run; else -1 */
+	int events_fd;	  /* ward session's (denial_event.h); -1 */
+	uint64_t events_lost;
 	struct ward_recording *rec; /* what it saw (recording.h) */
-	int dns_stub;	  /* names: the stub's socket (dns.h); -1 */
-	int dns_upstream; /* names: to the host's resolver; -1 */
+	int dns_stub;		    /* names: the stub's socket (dns.h); -1 */
+	int dns_upstream;	    /* names: to the host's resolver; -1 */
 };
 
 /* Check that this kernel has what the socket broker needs (or refuse the

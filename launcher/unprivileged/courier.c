@@ -158,7 +158,7 @@ static void pump(struct ward_courier *c)
 	uint64_t next = 0;
 
 	while (!streams_done(out) || c->hand >= 0) {
-		struct pollfd pfd[5];
+		struct pollfd pfd[6];
 		int timeout = -1;
 
 		for (int i = 0; i < 2; i++) {
@@ -170,6 +170,7 @@ static void pump(struct ward_courier *c)
 				pfd[2 + i].fd = out->s[i].dest;
 		}
 		pfd[4] = (struct pollfd){c->hand, POLLIN, 0};
+		pfd[5] = (struct pollfd){c->events_fd, POLLIN, 0};
 		if (c->nmounts) {
 			uint64_t now = now_ms();
 			if (now >= next) {
@@ -181,13 +182,17 @@ static void pump(struct ward_courier *c)
 		/* A digest step after each poll while one is left. */
 		if (ward_evidence_pending(&c->ev))
 			timeout = 0;
-		if (poll(pfd, 5, timeout) < 0) {
+		if (poll(pfd, 6, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			break;
 		}
 		if (pfd[4].revents)
 			on_hand(c);
+		if (pfd[5].revents & POLLIN)
+			ward_cell_diff_serve(c);
+		else if (pfd[5].revents)
+			c->events_fd = -1; /* S is gone */
 		for (int i = 0; i < 2; i++) {
 			if (pfd[i].revents) {
 				ward_output_read(out, i);

@@ -70,6 +70,9 @@ struct ward_courier {
 	/* From init: the writable mounts (facts.h, struct ward_hand_msg),
 	 * then the program file; -1 once init closed it. */
 	int hand;
+	/* ward session's (--session-events): S asks for each cell's file
+	 * diff (cell_diff.c); -1 */
+	int events_fd;
 	struct ward_slotfs mounts[WARD_COURIER_MOUNTS];
 	size_t nmounts;
 	bool mounts_done;
@@ -78,5 +81,8 @@ struct ward_courier {
 /* The courier's whole life, once the privileges are dropped. Returns the
  * exit status of the courier's process. */
 int ward_courier_run(struct ward_courier *c);
+
+/* A request of S's on events_fd, answered (cell_diff.c). */
+void ward_cell_diff_serve(struct ward_courier *c);
 
 #endif

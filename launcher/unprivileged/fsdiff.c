@@ -258,6 +258,7 @@ struct lists {
 	char *buf[3];
 	size_t len[3];
 	uint64_t count[3];
+	uint64_t cap;
 };
 
 enum { ADDED, CHANGED, DELETED };
@@ -267,7 +268,7 @@ static FILE *item(struct lists *l, int which)
 	FILE *f = l->f[which];
 
 	l->count[which]++;
-	if (!f || l->count[which] > WARD_DIFF_LIST_MAX)
+	if (!f || l->count[which] > l->cap)
 		return NULL;
 	if (l->count[which] > 1)
 		fputc(',', f);
@@ -277,8 +278,15 @@ static FILE *item(struct lists *l, int which)
 void ward_snap_diff_json(FILE *f, const char *slot, const struct ward_snap *a,
 			 const struct ward_snap *b)
 {
+	ward_snap_diff_json_cap(f, slot, a, b, WARD_DIFF_LIST_MAX);
+}
+
+void ward_snap_diff_json_cap(FILE *f, const char *slot,
+			     const struct ward_snap *a,
+			     const struct ward_snap *b, uint64_t cap)
+{
 	static const char *const names[] = {"added", "changed", "deleted"};
-	struct lists l = {0};
+	struct lists l = {.cap = cap};
 	size_t i = 0, k = 0;
 	FILE *o;
 

@@ -70,5 +70,9 @@ uint32_t ward_snap_changes(const struct ward_snap_entry *a,
 void ward_snap_diff_json(FILE *f, const char *slot,
 			 const struct ward_snap *before,
 			 const struct ward_snap *after);
+/* The same, each list cut at cap entries. */
+void ward_snap_diff_json_cap(FILE *f, const char *slot,
+			     const struct ward_snap *before,
+			     const struct ward_snap *after, uint64_t cap);
 
 #endif

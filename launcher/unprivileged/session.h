@@ -18,7 +18,8 @@ struct ward_session_srv {
 	int listen_fd;
 	int to_driver, from_driver, driver_err; /* W's stdin, stdout, stderr */
 	int parent;				/* socketpair to P */
-	const char *socket_path;		/* printed once ready */
+	int events;		 /* from the broker (denial_event.h); -1 */
+	const char *socket_path; /* printed once ready */
 	unsigned long long idle_ms;
 	/* the policy's stdout and stderr modes: text, escaped for display
 	 * (as the courier does for a run), or raw */

@@ -96,48 +96,8 @@ void ward_sread_report(struct srv *s, int fd)
 		snprintf(s->reason, sizeof(s->reason), "%.*s", (int)(e - r), r);
 }
 
-/* A cell of the session report: its reply, and the run report's seccomp
- * denials whose first time is in the cell's (the run keeps one record a
- * call: a call refused in two cells is in the first one's, with the
- * count of both). */
-static void print_cell(struct srv *s, const char *body, size_t i,
-		       char prev_to[40])
-{
-	const char *st = strstr(body, "\"started\":\""),
-		   *en = strstr(body, "\"ended\":\"");
-	char from[40] = "", to[40] = "";
-	const char *it = NULL, *obj, *first;
-	size_t len, flen;
-	bool any = false;
-
-	if (st && en) {
-		sscanf(st + strlen("\"started\":\""), "%39[^\"]", from);
-		sscanf(en + strlen("\"ended\":\""), "%39[^\"]", to);
-	}
-	printf("%s%.*s,\"denials\":", i ? "," : "", (int)strlen(body) - 1,
-	       body);
-	if (!s->run_report) {
-		printf("null}");
-		return;
-	}
-	putchar('[');
-	while (ward_sdenial_next(s->run_report, &it, &obj, &len, &first, &flen))
-		/* A time on the boundary of two cells (the clock has
-		 * milliseconds) is the earlier one's. */
-		if (first && ward_stime_within(first, flen, from, to) &&
-		    !(prev_to[0] &&
-		      ward_stime_within(first, flen, from, prev_to))) {
-			printf("%s%.*s", any ? "," : "", (int)len, obj);
-			any = true;
-		}
-	printf("]}");
-	memcpy(prev_to, to, sizeof(to));
-}
-
 void ward_ssession_report(struct srv *s)
 {
-	char prev_to[40];
-
 	printf("{\"session\":{\"reason\":");
 	ward_json_str(stdout, s->reason[0] ? s->reason : NULL);
 	printf(",\"requests\":%llu,\"refused\":%llu,\"driver_garbage\":%llu,"
@@ -146,9 +106,9 @@ void ward_ssession_report(struct srv *s)
 	       (unsigned long long)s->garbage, s->cells_dropped, s->run_status);
 	ward_json_bytes(stdout, (const uint8_t *)s->err_tail, s->err_tail_len);
 	printf(",\"cells\":[");
-	prev_to[0] = '\0';
+	/* each cell's reply, its denials in it (session_denials.c) */
 	for (size_t i = 0; i < s->ncells; i++)
-		print_cell(s, s->cells[i], i, prev_to);
+		printf("%s%s", i ? "," : "", s->cells[i]);
 	printf("]},\"run\":%s}\n", s->run_report ? s->run_report : "null");
 	fflush(stdout);
 }

@@ -10,6 +10,7 @@
  */
 #include "session_srv.h"
 
+#include "denial_event.h"
 #include "fdpass.h"
 #include "json.h"
 #include "sha256.h"
@@ -105,6 +106,9 @@ static void start_next(struct srv *s)
 	s->cur = s->queue[s->qhead];
 	s->qhead = (s->qhead + 1) % WARD_SESSION_QUEUE;
 	s->qlen--;
+	/* the slots as the cell finds them; what came before is no cell's */
+	ward_sfiles_ask(s, WARD_CELL_START);
+	ward_sdenials_start(s);
 	s->running = true;
 	s->interrupting = NULL;
 	s->grace_at = 0;
@@ -203,6 +207,8 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 		if (s->cfg->text[i] && s->st[i].ts.ncarry)
 			send_chunk(s, i, NULL, 0, true);
 	clock_gettime(CLOCK_REALTIME, &ended);
+	if (d)
+		ward_sfiles_ask(s, WARD_CELL_END);
 	ward_rfc3339(&s->started, t0, sizeof(t0));
 	ward_rfc3339(&ended, t1, sizeof(t1));
 	if (!d)
@@ -253,6 +259,8 @@ static void finish_cell(struct srv *s, const struct ward_dline *d)
 				(unsigned long long)d->maxrss_kib);
 		else
 			fputs(",\"driver_reported\":null", m.f);
+		ward_sdenials_json(s, m.f);
+		ward_sfiles_json(s, m.f);
 		fprintf(m.f, ",\"started\":\"%s\",\"ended\":\"%s\"}", t0, t1);
 		ward_smsg_close(&m, ward_sowner(s, &s->cur));
 		if (m.buf)
@@ -706,8 +714,8 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 	signal(SIGPIPE, SIG_IGN);
 	/* Until the run is gone and its pipes are drained. */
 	while (!(s.run_ended && out_eof && err_eof) && !p_eof) {
-		struct pollfd p[WARD_SESSION_CONNS + 5];
-		int map[WARD_SESSION_CONNS + 5];
+		struct pollfd p[WARD_SESSION_CONNS + 6];
+		int map[WARD_SESSION_CONNS + 6];
 		nfds_t n = 0;
 
 		if (!s.ending && !s.run_ended) {
@@ -727,6 +735,10 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 		if (!s.driver_closed && s.dout_len) {
 			p[n] = (struct pollfd){cfg->to_driver, POLLOUT, 0};
 			map[n++] = -5;
+		}
+		if (cfg->events >= 0 && !s.den.eof) {
+			p[n] = (struct pollfd){cfg->events, POLLIN, 0};
+			map[n++] = -6;
 		}
 		for (int i = 0; i < WARD_SESSION_CONNS; i++) {
 			struct conn *c = &s.conns[i];
@@ -765,6 +777,9 @@ int ward_session_serve(const struct ward_session_srv *cfg)
 				break;
 			case -5:
 				driver_flush(&s);
+				break;
+			case -6:
+				ward_sdenials_read(&s);
 				break;
 			default: {
 				struct conn *c = &s.conns[map[i]];

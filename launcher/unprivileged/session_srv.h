@@ -52,6 +52,31 @@ struct stream {
 	struct ward_textsafe ts; /* the policy's text mode: escaped */
 };
 
+/* The broker's refusals, by (nr, arch, errno), for the session. */
+#define DENIAL_KEYS 64
+struct sdenial {
+	int32_t nr;
+	uint32_t arch, errno_nr;
+	uint64_t total;	  /* the broker's count, the session's */
+	uint64_t base;	  /* total when the running cell started */
+	uint64_t args[3]; /* the first of the running cell's */
+	bool in_cell;
+};
+
+struct sdenials {
+	struct sdenial k[DENIAL_KEYS];
+	size_t n;
+	uint64_t lost, lost_base;	/* events the broker could not send */
+	uint64_t dropped, dropped_base; /* events of a key beyond DENIAL_KEYS */
+	uint64_t garbage;
+	bool eof; /* W's end is closed: nothing more comes */
+	/* the courier's answer to the running cell's end: a JSON array */
+	char *files;
+	uint32_t files_kind;
+	uint64_t files_cell;
+	bool files_got;
+};
+
 struct srv {
 	const struct ward_session_srv *cfg;
 	struct conn conns[WARD_SESSION_CONNS];
@@ -83,6 +108,7 @@ struct srv {
 	char **cells;
 	size_t ncells, cells_bytes, cells_dropped;
 	char *run_report;
+	struct sdenials den;
 };
 
 /* A reply built on a memory stream. */
@@ -110,6 +136,17 @@ void ward_sconn_read(struct srv *s, int ci);
 
 /* a whole request of a caller's (session_server.c) */
 void ward_srequest(struct srv *s, int ci, const uint8_t *body, size_t len);
+
+/* the broker's refusals (session_denials.c): read what came; the running
+ * cell starts; its "denials" member, what came first read */
+void ward_sdenials_read(struct srv *s);
+void ward_sdenials_start(struct srv *s);
+void ward_sdenials_json(struct srv *s, FILE *f);
+/* the running cell's file diff (denial_event.h): ask the courier at the
+ * cell's start (kind WARD_CELL_START) and end, waiting a bounded time;
+ * then its "files" member */
+void ward_sfiles_ask(struct srv *s, uint32_t kind);
+void ward_sfiles_json(struct srv *s, FILE *f);
 
 /* the record (session_record.c) */
 void ward_sjson_field(FILE *f, const char *b64, size_t n, size_t cap,

@@ -137,7 +137,7 @@ static int make_socket(struct start *st, ward_err *err)
 static int check_run_args(int argc, char **argv, ward_err *err)
 {
 	static const char *const own[] = {"--report", "--stdin", "--stdout",
-					  "--stderr"};
+					  "--stderr", "--session-events"};
 
 	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
 		for (size_t k = 0; k < ARRAY_LEN(own); k++)
@@ -151,9 +151,10 @@ static int check_run_args(int argc, char **argv, ward_err *err)
 }
 
 static _Noreturn void exec_run(struct start *st, int argc, char **argv, int in,
-			       int out, int errfd, pid_t parent)
+			       int out, int errfd, int events, pid_t parent)
 {
-	char **av = calloc((size_t)argc + 6, sizeof(*av));
+	char **av = calloc((size_t)argc + 8, sizeof(*av));
+	char evbuf[16];
 	int n = 0;
 
 	if (!av)
@@ -169,6 +170,12 @@ static _Noreturn void exec_run(struct start *st, int argc, char **argv, int in,
 	av[n++] = "-";
 	av[n++] = "--report";
 	av[n++] = st->report;
+	/* the broker's refusals, to S as they happen */
+	if (events >= 0 && fcntl(events, F_SETFD, 0) == 0) {
+		snprintf(evbuf, sizeof(evbuf), "%d", events);
+		av[n++] = "--session-events";
+		av[n++] = evbuf;
+	}
 	for (int i = 0; i < argc; i++)
 		av[n++] = argv[i];
 	execv("/proc/self/exe", av);
@@ -269,7 +276,7 @@ static void stream_modes(int argc, char **argv, bool text[2])
 static int start_main(int argc, char **argv)
 {
 	static struct start st = {.listen_fd = -1, .idle_ms = 300000};
-	int pin[2], pout[2], perr[2], ps[2], sfd;
+	int pin[2], pout[2], perr[2], ps[2], ev[2] = {-1, -1}, sfd;
 	ward_err err = {0};
 	char ebuf[WARD_ERR_MSG_MAX + 64];
 	sigset_t set, old;
@@ -320,6 +327,7 @@ static int start_main(int argc, char **argv)
 	if (pipe2(pin, O_CLOEXEC) < 0 || pipe2(pout, O_CLOEXEC) < 0 ||
 	    pipe2(perr, O_CLOEXEC) < 0 ||
 	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ps) < 0 ||
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, ev) < 0 ||
 	    (sfd = signalfd(-1, &set, SFD_CLOEXEC)) < 0) {
 		perror("ward session: pipes");
 		cleanup(&st);
@@ -328,8 +336,9 @@ static int start_main(int argc, char **argv)
 	w = fork();
 	if (w == 0) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
+		close(ev[1]);
 		exec_run(&st, argc - i, argv + i, pin[0], pout[1], perr[1],
-			 parent);
+			 ev[0], parent);
 	}
 	if (w < 0) {
 		perror("ward session: fork");
@@ -344,6 +353,7 @@ static int start_main(int argc, char **argv)
 		    .from_driver = pout[0],
 		    .driver_err = perr[0],
 		    .parent = ps[1],
+		    .events = ev[1],
 		    .socket_path = st.sock,
 		    .idle_ms = st.idle_ms,
 		};
@@ -354,6 +364,7 @@ static int start_main(int argc, char **argv)
 		close(pout[1]);
 		close(perr[1]);
 		close(ps[0]);
+		close(ev[0]);
 		close(sfd);
 		close(janitor);
 		sigprocmask(SIG_SETMASK, &old, NULL);
@@ -369,6 +380,8 @@ static int start_main(int argc, char **argv)
 	close(perr[0]);
 	close(perr[1]);
 	close(ps[1]);
+	close(ev[0]);
+	close(ev[1]);
 	close(st.listen_fd);
 	if (s < 0) {
 		kill(w, SIGTERM);

@@ -189,6 +189,36 @@ def cells():
     nothing_left("stop-leaves-nothing", s, rep)
 
 
+def denials_live():
+    """Each cell's reply has its own refusals, while the session runs: a
+    mount refused in cell 1 and again in cell 3 is in both, count 1 each,
+    and not in cell 2 between them; and its own file changes: a file cell
+    4 writes in /output is in cell 4's and not in cell 5's."""
+    s = start()
+    mnt = 'import os; os.system("mount -t tmpfs x /mnt")'
+    es = [s.run(mnt), s.run("y = 1"), s.run(mnt)]
+    m = [[d for d in e.denials if d["syscall"] == "mount"] for e in es]
+    check("denials-in-each-cells-reply",
+          [[d["count"] for d in x] for x in m] == [[1], [], [1]] and
+          all(e.raw["denials"]["lost"] == 0 for e in es),
+          [e.raw.get("denials") for e in es])
+    name = "cellfile-%s-%d.txt" % (MODE, os.getpid())  # an export rule's name
+    w = s.run("open('/output/%s', 'w').write('hi')" % name)
+    n = s.run("y = 2")
+
+    def paths(e, what):
+        return [x["path"] for sl in (e.raw.get("files") or [])
+                if sl["slot"] == "output" for x in sl[what]]
+    check("files-in-the-writing-cell-only",
+          paths(w, "added") == [name] and not paths(n, "added") and
+          not paths(n, "changed") and not paths(es[1], "added"),
+          "%s %s" % (w.raw.get("files"), n.raw.get("files")))
+    rep = s.stop()
+    check("denials-in-session-report-per-cell",
+          [[d["count"] for d in s.cell_denials(c) if d["syscall"] == "mount"]
+           for c in (1, 2, 3)] == [[1], [], [1]], rep.get("session"))
+
+
 def raw_conn(s):
     c = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     c.connect(s.path)
@@ -394,6 +424,7 @@ def killed(how):
 
 
 cells()
+denials_live()
 socket_option()
 limits()
 killed("caller")

@@ -91,6 +91,12 @@ class Execution:
     result = property(lambda self: self.raw.get("result"))
     error = property(lambda self: self.raw.get("error"))
     duration_ms = property(lambda self: self.raw.get("duration_ms"))
+    # the policy's seccomp refusals during this cell, with this cell's
+    # counts, as the broker told the server while the cell ran
+    # the files this cell added, changed and deleted in the writable
+    # slots: one object a slot, lists capped at 100 (counts complete)
+    files = property(lambda self: self.raw.get("files") or [])
+    denials = property(lambda self: (self.raw.get("denials") or {}).get("seccomp") or [])
 
     def __repr__(self) -> str:
         return "Execution(cell=%d, status=%r, reason=%r)" % (
@@ -214,14 +220,13 @@ class Session:
         return self.report
 
     def cell_denials(self, cell: int) -> List[Dict[str, Any]]:
-        """The policy's seccomp refusals during the cell, as the session
-        report attributes them (after the session: by the first time of
-        each of the run report's records, one a call; a call refused in
-        two cells is the first one's)."""
+        """The policy's seccomp refusals during the cell, from the
+        session report (the cell's reply as it was sent: a call refused
+        in two cells is in both, with each one's count)."""
         rep = self.stop() if self.report is None else self.report
         for c in rep.get("session", {}).get("cells", []):
             if c["cell"] == cell:
-                return c.get("denials") or []
+                return (c.get("denials") or {}).get("seccomp") or []
         return []
 
     def __enter__(self) -> "Session":
