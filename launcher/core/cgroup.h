@@ -148,7 +148,12 @@ long ward_cg_pids_current(const struct ward_cgroup *cg);
  * memory controller (err filled on a failure). */
 int ward_cg_oom_watch(const struct ward_cgroup *cg, ward_err *err);
 
-/* After watch_fd was ready: did the OOM killer kill in the run? */
+/* The poll() events to wait for on that descriptor: POLLPRI (cgroup2),
+ * POLLIN (v1). */
+short ward_cg_oom_events(const struct ward_cgroup *cg);
+
+/* After watch_fd was ready: did the OOM killer kill in the run? (Reads
+ * watch_fd, which arms it again.) */
 bool ward_cg_oom_killed(const struct ward_cgroup *cg, int watch_fd);
 
 /* Remove the run's directories; each is checked empty first (its

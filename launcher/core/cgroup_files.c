@@ -21,6 +21,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/eventfd.h>
 
@@ -197,16 +198,13 @@ static bool read_u64(int dirfd, const char *file, uint64_t *out)
 	return end != buf && !errno;
 }
 
-/* The value of "key N" in a flat keyed file (memory.events, cpu.stat). */
-static bool keyed(int dirfd, const char *file, const char *key, uint64_t *out)
+/* The value of "key N" in the text of a flat keyed file. */
+static bool keyed_in(const char *buf, const char *key, uint64_t *out)
 {
-	char buf[4096];
 	size_t k = strlen(key);
 
-	if (!read_text(dirfd, file, buf, sizeof(buf)))
-		return false;
-	for (char *line = buf; line && *line;) {
-		char *nl = strchr(line, '\n');
+	for (const char *line = buf; line && *line;) {
+		const char *nl = strchr(line, '\n');
 
 		if (!strncmp(line, key, k) && line[k] == ' ') {
 			*out = strtoull(line + k + 1, NULL, 10);
@@ -215,6 +213,15 @@ static bool keyed(int dirfd, const char *file, const char *key, uint64_t *out)
 		line = nl ? nl + 1 : NULL;
 	}
 	return false;
+}
+
+/* The value of "key N" in a flat keyed file (memory.events, cpu.stat). */
+static bool keyed(int dirfd, const char *file, const char *key, uint64_t *out)
+{
+	char buf[4096];
+
+	return read_text(dirfd, file, buf, sizeof(buf)) &&
+	       keyed_in(buf, key, out);
 }
 
 void ward_cg_read_stats_at(int mem_fd, int mem_v, int pids_fd, int cpu_fd,
@@ -346,7 +353,7 @@ int ward_cg_oom_watch(const struct ward_cgroup *cg, ward_err *err)
 	if (mem < 0)
 		return -1;
 	/* cgroup2: memory.events is modified on every OOM kill, which
-	 * poll() reports as POLLPRI. */
+	 * poll() reports as POLLPRI (ward_cg_oom_events). */
 	if (v == 2) {
 		int fd = openat(mem, "memory.events", O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -372,11 +379,34 @@ bool ward_cg_oom_killed(const struct ward_cgroup *cg, int watch_fd)
 
 	if (mem < 0)
 		return false;
-	if (v == 2)
-		return (keyed(mem, "memory.events", "oom_kill", &n) && n > 0) ||
-		       (keyed(mem, "memory.events", "oom", &n) && n > 0);
+	/* cgroup2: read through the watch itself, which re-arms it: until
+	 * the descriptor that poll() waits on reads the file again, every
+	 * poll() returns at once (kernfs keeps POLLPRI up since the last
+	 * change, of any line: "max" moves each time the run reaches its
+	 * limit, and the supervisor would spin for the rest of the run). */
+	if (v == 2) {
+		char buf[4096];
+		ssize_t k = pread(watch_fd, buf, sizeof(buf) - 1, 0);
+
+		if (k < 0)
+			return false;
+		buf[k] = '\0';
+		return (keyed_in(buf, "oom_kill", &n) && n > 0) ||
+		       (keyed_in(buf, "oom", &n) && n > 0);
+	}
 	/* v1: the notification is the OOM itself (the killer is held
 	 * back: a process waits at the limit). */
 	return read(watch_fd, &ticks, sizeof(ticks)) == sizeof(ticks) &&
 	       ticks > 0;
+}
+
+short ward_cg_oom_events(const struct ward_cgroup *cg)
+{
+	int v = 0;
+
+	/* Not POLLIN on cgroup2: a cgroup file, like any file, always
+	 * reads as POLLIN, and poll() would never sleep (a supervisor
+	 * spinning one CPU for the whole run on a pure-v2 host). */
+	fd_of(cg, cg->by_ctrl[WARD_CG_MEMORY], &v);
+	return v == 2 ? POLLPRI : POLLIN;
 }

@@ -271,7 +271,8 @@ static void build(struct loop *L, struct pollfd *pfd)
 	pfd[P_BROKER].fd = w->broker && !L->broker_gone ? w->broker->sock : -1;
 	pfd[P_COURIER].fd = w->courier;
 	pfd[P_OOM].fd = w->oom;
-	pfd[P_OOM].events = POLLIN | POLLPRI;
+	if (w->oom >= 0 && w->cg)
+		pfd[P_OOM].events = ward_cg_oom_events(w->cg);
 	pfd[P_MSG].fd = L->msgs_done ? -1 : w->child->msg_rd;
 }
 

@@ -233,6 +233,62 @@ else
 	fail root/cputime-cpu_time "cpu=$(q .peaks.cpu_user_usec)+$(q .peaks.cpu_system_usec)us ($(q .peaks.cpu_source)) $(why)"
 fi
 
+# ------------------------------------------------------------ ward's own CPU
+# The supervisor sleeps while the sandbox runs: its own CPU time (ward and
+# all it reaped, from wait4, less the sandbox's from the report) stays a
+# small part of the wall time. On cgroup2 its OOM watch (memory.events)
+# once woke it at once for ever, a whole CPU beside every run (seen in
+# tests/vm as resources/cpu-burn's excess); and once the file changed (the
+# run reached its memory limit: "max"), a watch read through another
+# descriptor stayed ready. One run sleeps; one first goes past its limit
+# with memory it gave back (MADV_FREE: reclaimed at the limit without
+# swap, no OOM), then sleeps.
+launch_cpu() { # WARD-ARGS...: launch, ward's own CPU ms in $own
+	rm -f "$T/out/r.json" "$T/cpu"
+	t0=$(date +%s%N)
+	# shellcheck disable=SC2086
+	timeout -k 2 60 python3 -c '
+import os, sys
+p = os.fork()
+if p == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, st, ru = os.wait4(p, 0)
+open(sys.argv[1], "w").write("%d\n" % ((ru.ru_utime + ru.ru_stime) * 1000))
+sys.exit(os.waitstatus_to_exitcode(st) & 255)' "$T/cpu" "$WARD" $CGARGS \
+		--report "$T/out/r.json" "$@" >"$T/o" 2>"$T/e" </dev/null
+	rc=$?
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	cp "$T/out/r.json" "$T/r.json" 2>/dev/null || echo '{}' >"$T/r.json"
+	own=$(($(cat "$T/cpu" 2>/dev/null || echo 999999) - \
+		($(q '.peaks.cpu_user_usec // 0') + $(q '.peaks.cpu_system_usec // 0')) / 1000))
+}
+compile idle "memory 32M; swap 0; wall 30s;" "" || exit 1
+launch_cpu "$T/idle.wardb" -- /bin/sleep 3
+if [ "$rc" = 0 ] && [ $((own * 4)) -le $((ms + 400)) ]; then
+	pass "root/supervisor-sleeps (${own}ms of CPU in ${ms}ms)"
+else
+	fail root/supervisor-sleeps "ward used ${own}ms of CPU in ${ms}ms, at most a quarter $(why)"
+fi
+launch_cpu "$T/idle.wardb" -- /usr/bin/python3 -c '
+import mmap, time
+kept = []
+for i in range(6):
+    m = mmap.mmap(-1, 8 << 20, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    for off in range(0, 8 << 20, 4096):
+        m[off] = 1
+    m.madvise(mmap.MADV_FREE)
+    kept.append(m)
+time.sleep(3)'
+# (the limit reached: v2 counts it, "max"; v1's failcnt may stay 0)
+hits=$(q '.oom.limit_hits // 0')
+peak=$(q '.peaks.memory_bytes // 0')
+if [ "$rc" = 0 ] && { [ "$hits" -gt 0 ] || [ "$peak" -ge $((31 << 20)) ]; } &&
+	[ $((own * 4)) -le $((ms + 400)) ]; then
+	pass "root/supervisor-sleeps-after-limit (${own}ms of CPU in ${ms}ms, limit hit $hits times, peak $peak)"
+else
+	fail root/supervisor-sleeps-after-limit "ward used ${own}ms of CPU in ${ms}ms, at most a quarter; limit hit $hits times, peak $peak $(why)"
+fi
+
 # ------------------------------------------------------------ pids
 before=$(procs_in_net)
 compile pids "pids 32; wall 20s;" "" || exit 1

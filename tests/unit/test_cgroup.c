@@ -17,6 +17,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -673,6 +674,48 @@ static void counters(void **state)
 	close(v2);
 }
 
+/* The supervisor's OOM watch on cgroup2 sleeps until memory.events
+ * changes: a cgroup file, like this regular one, always polls as POLLIN,
+ * and a watch that asked for it woke the supervisor at once, for ever (a
+ * whole CPU spent by ward beside every run on a pure-v2 host). What it
+ * reads comes through the watch itself (which re-arms it in the kernel). */
+static void oom_watch_v2(void **state)
+{
+	struct ward_cgroup cg;
+	struct pollfd p;
+	char dir[256];
+	ward_err err = {0};
+	int w;
+
+	memset(&cg, 0, sizeof(cg));
+	for (int c = 0; c < WARD_CG_NCTRL; c++)
+		cg.by_ctrl[c] = -1;
+	cg.active = true;
+	cg.ndirs = 1;
+	cg.v2 = 0;
+	cg.by_ctrl[WARD_CG_MEMORY] = 0;
+	cg.dir[0].version = 2;
+	cg.dir[0].fd = fake_v2_dir("oomwatch");
+	snprintf(dir, sizeof(dir), "%s/oomwatch", tmp);
+	put_file(dir, "memory.events",
+		 "low 0\nhigh 0\nmax 3\noom 0\noom_kill 0\n");
+	w = ward_cg_oom_watch(&cg, &err);
+	assert_true(w >= 0);
+	p = (struct pollfd){w, ward_cg_oom_events(&cg), 0};
+	assert_int_equal(p.events & POLLIN, 0);
+	assert_int_equal(poll(&p, 1, 50), 0);
+	assert_false(ward_cg_oom_killed(&cg, w));
+	put_file(dir, "memory.events",
+		 "low 0\nhigh 0\nmax 9\noom 1\noom_kill 1\n");
+	assert_true(ward_cg_oom_killed(&cg, w));
+	assert_true(ward_cg_oom_killed(&cg, w)); /* read again from the top */
+	/* v1's watch is an eventfd: POLLIN */
+	cg.dir[0].version = 1;
+	assert_int_equal(ward_cg_oom_events(&cg), POLLIN);
+	close(w);
+	close(cg.dir[0].fd);
+}
+
 /* The pids listed in cgroup.procs get SIGKILL; nothing else does. */
 static void kill_listed(void **state)
 {
@@ -866,6 +909,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(writer_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(writer_v1, setup, teardown),
 	    cmocka_unit_test_setup_teardown(counters, setup, teardown),
+	    cmocka_unit_test_setup_teardown(oom_watch_v2, setup, teardown),
 	    cmocka_unit_test_setup_teardown(kill_listed, setup, teardown),
 	    cmocka_unit_test_setup_teardown(freezer_file, setup, teardown),
 	    cmocka_unit_test(stale_runs),
