@@ -21,7 +21,7 @@ struct ward_pool;
 
 /* The file that a net section's pinned hosts become: code generation
  * writes it, and the checker refuses an entry of the policy in its way. */
-#define WARD_HOSTS_PATH "/etc/hosts"
+#define WARD_HOSTS_PATH	 "/etc/hosts"
 #define WARD_RESOLV_PATH "/etc/resolv.conf" /* with names (5.11) */
 
 struct ward_sema_opts {
