@@ -164,7 +164,9 @@ for m in root rootless; do
 		/bin/sh -c 'echo out >/dev/stdout && echo err >/dev/stderr' \
 		>"$T/out" 2>"$T/err" </dev/null
 	rc=$?
-	if [ "$rc" = 0 ] && [ "$(cat "$T/out")" = out ] && [ "$(cat "$T/err")" = err ]; then
+	# (the last line of stderr: under ASan, ward's code in the target
+	# prints a warning there before its execve)
+	if [ "$rc" = 0 ] && [ "$(cat "$T/out")" = out ] && [ "$(tail -n 1 "$T/err")" = err ]; then
 		pass "$m/reopen-dev-stdout-stderr"
 	else
 		fail "$m/reopen-dev-stdout-stderr" "$(why)"

@@ -19,7 +19,7 @@ function hashFile(path, algo) {
 async function main() {
   const order = [];
   const timers = Promise.all([
-    sleep(40).then(() => order.push('timeout40')),
+    sleep(300).then(() => order.push('timeout300')),
     sleep(10).then(() => order.push('timeout10')),
     immediate().then(() => order.push('immediate')),
   ]);
