@@ -97,22 +97,17 @@ static void end_session(struct srv *s, const char *reason, bool graceful)
 		kill_run(s);
 }
 
-static void start_next(struct srv *s)
+/* The next queued cell becomes the current one. */
+static void pop_queued(struct srv *s)
 {
-	char idbuf[24], *b64;
-
-	if (s->running || !s->ready || s->ending || !s->qlen)
-		return;
 	s->cur = s->queue[s->qhead];
 	s->qhead = (s->qhead + 1) % WARD_SESSION_QUEUE;
 	s->qlen--;
-	/* the slots as the cell finds them; what came before is no cell's */
-	ward_sfiles_ask(s, WARD_CELL_START);
-	ward_sdenials_start(s);
-	s->running = true;
-	s->interrupting = NULL;
-	s->grace_at = 0;
-	s->figures_len = s->nfigures = 0;
+}
+
+/* The cell's streams and clocks start from nothing. */
+static void begin_streams(struct srv *s)
+{
 	for (int i = 0; i < 2; i++) {
 		s->st[i].bytes = s->st[i].sent = 0;
 		ward_sha256_init(&s->st[i].h);
@@ -120,6 +115,23 @@ static void start_next(struct srv *s)
 	}
 	s->t_start = ward_snow_ms();
 	clock_gettime(CLOCK_REALTIME, &s->started);
+}
+
+static void start_next(struct srv *s)
+{
+	char idbuf[24], *b64;
+
+	if (s->running || !s->ready || s->ending || !s->qlen)
+		return;
+	pop_queued(s);
+	/* the slots as the cell finds them; what came before is no cell's */
+	ward_sfiles_ask(s, WARD_CELL_START);
+	ward_sdenials_start(s);
+	s->running = true;
+	s->interrupting = NULL;
+	s->grace_at = 0;
+	s->figures_len = s->nfigures = 0;
+	begin_streams(s);
 	s->deadline = s->cur.wall_ms ? s->t_start + s->cur.wall_ms : 0;
 	snprintf(idbuf, sizeof(idbuf), "%llu", (unsigned long long)s->cur.id);
 	b64 = ward_b64_encode(s->cur.code, s->cur.code_len);
@@ -561,18 +573,10 @@ static void finish_all(struct srv *s)
 	if (s->running)
 		finish_cell(s, NULL);
 	while (s->qlen) {
-		s->cur = s->queue[s->qhead];
-		s->qhead = (s->qhead + 1) % WARD_SESSION_QUEUE;
-		s->qlen--;
+		pop_queued(s);
 		free(s->cur.code);
 		s->cur.code = NULL;
-		for (int i = 0; i < 2; i++) {
-			s->st[i].bytes = s->st[i].sent = 0;
-			ward_sha256_init(&s->st[i].h);
-			s->st[i].ts = (struct ward_textsafe){0};
-		}
-		s->t_start = ward_snow_ms();
-		clock_gettime(CLOCK_REALTIME, &s->started);
+		begin_streams(s);
 		s->running = true;
 		finish_cell(s, NULL);
 	}
