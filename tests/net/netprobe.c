@@ -24,6 +24,16 @@
  *                            namespace's /proc/net/tcp or tcp6: "listed",
  *                            "not listed"
  *   procnet unix NAME        is @NAME in /proc/net/unix: the same
+ *                            ("err ENAME" when /proc/net/tcp or unix
+ *                            cannot be read: nothing is "not listed"
+ *                            unless the file was read)
+ *   procnet-own              a TCP listener of our own on 127.0.0.1, then
+ *                            as procnet tcp for its port: the control that
+ *                            this namespace's /proc/net/tcp is readable
+ *                            and lists what is in it
+ *   procnet-peer ADDR PORT   connect to ADDR:PORT (through the broker
+ *                            when in ward), keep the connection, then as
+ *                            procnet tcp PORT (the peer's port)
  *   unspec ADDR PORT         connect to ADDR, then disconnect (AF_UNSPEC)
  *                            and connect again to ADDR: "ok" or the error
  *                            of the step that failed
@@ -314,40 +324,88 @@ static int many(const char *addr, int port, int count)
 	return 0;
 }
 
-/* Is pattern in one of the files? */
-static bool listed(const char *const *files, const char *pattern)
+/* Is pattern in one of the files? 1 or 0; -1 (errno set) when the first
+ * cannot be read, so that an unreadable /proc never passes for "not
+ * listed" (the others may be missing: no IPv6). */
+static int listed(const char *const *files, const char *pattern)
 {
 	char line[512];
 
-	for (; *files; files++) {
-		FILE *f = fopen(*files, "r");
+	for (const char *const *p = files; *p; p++) {
+		FILE *f = fopen(*p, "r");
 
+		if (!f && p == files)
+			return -1;
 		while (f && fgets(line, sizeof(line), f))
 			if (strstr(line, pattern)) {
 				fclose(f);
-				return true;
+				return 1;
 			}
 		if (f)
 			fclose(f);
 	}
-	return false;
+	return 0;
+}
+
+static const char *const procnet_tcp[] = {"/proc/net/tcp", "/proc/net/tcp6",
+					  NULL};
+
+/* listed()'s answer on stdout. */
+static int say_listed(int r)
+{
+	if (r < 0)
+		return fail("read /proc/net");
+	printf("%s\n", r ? "listed" : "not listed");
+	return 0;
+}
+
+static int procnet_port(int port)
+{
+	char pat[16];
+
+	snprintf(pat, sizeof(pat), ":%04X ", (unsigned)port);
+	return say_listed(listed(procnet_tcp, pat));
 }
 
 static int procnet(const char *what, const char *arg)
 {
-	static const char *const tcp[] = {"/proc/net/tcp", "/proc/net/tcp6",
-					  NULL};
 	static const char *const unix_[] = {"/proc/net/unix", NULL};
 	char pat[128];
 
 	if (!strcmp(what, "tcp"))
-		snprintf(pat, sizeof(pat), ":%04X ", (unsigned)atoi(arg));
-	else
-		snprintf(pat, sizeof(pat), "@%s", arg);
-	printf("%s\n", listed(!strcmp(what, "tcp") ? tcp : unix_, pat)
-			   ? "listed"
-			   : "not listed");
-	return 0;
+		return procnet_port(atoi(arg));
+	snprintf(pat, sizeof(pat), "@%s", arg);
+	return say_listed(listed(unix_, pat));
+}
+
+/* A listener of our own, then is its port listed? */
+static int procnet_own(void)
+{
+	struct sockaddr_in a = {.sin_family = AF_INET,
+				.sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return fail("socket");
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 ||
+	    listen(fd, 1) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0)
+		return fail("listen");
+	return procnet_port(ntohs(a.sin_port));
+}
+
+/* A connection kept open, then is its peer's port listed? */
+static int procnet_peer(struct addr a, int port)
+{
+	int fd = socket(a.family, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		return fail("socket");
+	timeouts(fd, 2000);
+	if (connect(fd, (struct sockaddr *)&a.ss, a.len) < 0)
+		return fail("connect");
+	return procnet_port(port);
 }
 
 /* Connect, disconnect (AF_UNSPEC), connect again. */
@@ -460,6 +518,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(a, "procnet") && argc == 4)
 		return procnet(argv[2], argv[3]);
+	if (!strcmp(a, "procnet-own") && argc == 2)
+		return procnet_own();
+	if (!strcmp(a, "procnet-peer") && argc == 4)
+		return procnet_peer(parse(argv[2], argv[3]), atoi(argv[3]));
 	if (!strcmp(a, "unspec") && argc == 4)
 		return unspec(parse(argv[2], argv[3]));
 	if (!strcmp(a, "loop") && argc == 5)

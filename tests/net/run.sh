@@ -108,6 +108,16 @@ for pol in allow allow-tcp; do
 	fi
 	chmod 644 "$T/$pol.wardb"
 done
+# The same policy with `net none` (base: base/core's /etc/hosts is made
+# from the pinned hosts), for the runs without an allow-list.
+sed -e '/^net {/,/^}/d' -e 's|^use base/core;|use base;|' \
+	"$top/tests/net/allow-tcp.ward" >"$T/none.ward"
+if ! "$WARDC" compile -I "$top/stdlib-policies" "$T/none.ward" \
+	-o "$T/none.wardb" 2>"$T/cc.log" || grep -q '^net {' "$T/none.ward"; then
+	fail build/policy-none "$(head -c 300 "$T/cc.log")"
+	exit 1
+fi
+chmod 644 "$T/none.wardb"
 chmod 755 "$T/netprobe" "$T/netrun"
 
 # ------------------------------------------------------------ the internet
@@ -416,16 +426,18 @@ newrep() {
 	nrep=$((nrep + 1))
 	rep=$T/rep/w$nrep.json
 }
+# $blob, when set, is the policy instead (none.wardb).
+blob=
 ward_run() {
 	m=$1
 	shift
 	if [ "$m" = root ]; then
 		in_ns "$S" timeout 30 "$WARD" --report "$rep" \
-			--slot tools="$T/tools" "$T/allow.wardb" -- "$@"
+			--slot tools="$T/tools" "${blob:-$T/allow.wardb}" -- "$@"
 	else
 		in_ns "$S" timeout 30 setpriv --reuid=65534 --regid=65534 \
 			--clear-groups "$WARD" --report "$rep" \
-			--slot tools="$T/tools" "$T/allow-tcp.wardb" -- "$@"
+			--slot tools="$T/tools" "${blob:-$T/allow-tcp.wardb}" -- "$@"
 	fi
 }
 # in_report FILTER: the python expression, on the report as r, is true.
@@ -437,6 +449,21 @@ attempt() { # VERDICT CALL PROTO ADDR PORT: an attempt of the report
 }
 denied() { # CALL PROTO ADDR PORT ERRNO: a refused attempt in denials.network
 	echo "any(d.get('layer') == 'broker' and d['call'] == '$1' and d['protocol'] == '$2' and d['address'] == '$3' and d['port'] == $4 and d['errno'] == '$5' for d in r['denials']['network'])"
+}
+# ward_below PID: the first process of $WARD at or below PID (timeout,
+# setpriv and nsenter exec or fork on the way): ward's supervisor.
+ward_below() {
+	for p in $1 $(ps -o pid= --ppid "$1") $(for c in $(ps -o pid= --ppid "$1"); do ps -o pid= --ppid "$c"; done); do
+		if [ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$(readlink -f "$WARD")" ]; then
+			echo "$p"
+			return
+		fi
+	done
+}
+# status_of PID: its ids, capabilities and seccomp state, on one line.
+status_of() {
+	[ -n "$1" ] && grep -E '^(Uid|CapEff|NoNewPrivs|Seccomp|Seccomp_filters):' \
+		"/proc/$1/status" 2>/dev/null | tr -s ':\t ' ' ' | tr '\n' ' ' | sed 's/ $//'
 }
 # b_allowed MODE NAME HOST PORT ADDR: an echo comes back, HOST saw it, the
 # report has the attempt allowed.
@@ -507,20 +534,54 @@ for mode in root rootless; do
 	fi
 
 	# The sandbox's namespace is its own: sbx's sockets are not in its
-	# /proc/net, its abstract names are not reachable (the control: the
-	# same probe in sbx, outside ward).
+	# /proc/net (its listener on 9090, its abstract name, and the
+	# socket the broker made for the sandbox's own connection to srv,
+	# which is sbx's too), its abstract names are not reachable. The
+	# controls: the sandbox's own listener is listed (its /proc/net/tcp
+	# is read and lists what is there), and the same probes in sbx,
+	# outside ward, list everything.
 	newrep
 	in_out=$(ward_run $mode /bin/sh -c "/tools/netprobe procnet tcp 9090;
 /tools/netprobe procnet unix ward-net-host-$id;
-/tools/netprobe abstract ward-net-host-$id" 2>"$T/w.err")
+/tools/netprobe abstract ward-net-host-$id; /tools/netprobe procnet-own;
+/tools/netprobe procnet-peer 10.77.1.2 8080" 2>"$T/w.err")
 	ctl=$(in_ns "$S" sh -c "$T/netprobe procnet tcp 9090;
 $T/netprobe procnet unix ward-net-host-$id;
-$T/netprobe abstract ward-net-host-$id" 2>&1)
-	if [ "$(echo $in_out)" = "not listed not listed err ECONNREFUSED" ] &&
-		[ "$(echo $ctl)" = "listed listed ok" ]; then
+$T/netprobe abstract ward-net-host-$id; $T/netprobe procnet-own;
+$T/netprobe procnet-peer 10.77.1.2 8080" 2>&1)
+	if [ "$(echo $in_out)" = "not listed not listed err ECONNREFUSED listed not listed" ] &&
+		[ "$(echo $ctl)" = "listed listed ok listed listed" ] &&
+		in_report "$(attempt allowed connect tcp 10.77.1.2 8080)"; then
 		pass broker/$mode/procnet/host-view
 	else
 		fail broker/$mode/procnet/host-view "sandbox '$(echo $in_out)', control '$(echo $ctl)'"
+	fi
+	# net none: the namespace is the sandbox's own too (procnet says
+	# "err ..." when it cannot read /proc/net, never "not listed").
+	newrep
+	blob=$T/none.wardb
+	in_out=$(ward_run $mode /bin/sh -c "/tools/netprobe procnet tcp 9090;
+/tools/netprobe procnet unix ward-net-host-$id;
+/tools/netprobe abstract ward-net-host-$id" 2>"$T/w.err")
+	blob=
+	if [ "$(echo $in_out)" = "not listed not listed err ECONNREFUSED" ] &&
+		in_report "r['network']['mode'] == 'none' and r['network']['layers'] == ['namespace'] and not any(d['call'] == 'socket' for d in r['denials']['network'])"; then
+		pass broker/$mode/procnet/host-view-net-none
+	else
+		fail broker/$mode/procnet/host-view-net-none "sandbox '$(echo $in_out)' (control: '$(echo $ctl)')"
+	fi
+	# net none, TCP to 198.51.100.7 (no route in sbx): socket() is
+	# refused, and the attempt is a network denial on the record. The
+	# control: the run above, which tried nothing, has none.
+	newrep
+	blob=$T/none.wardb
+	out=$(ward_run $mode /tools/netprobe tcp 198.51.100.7 4444 2>"$T/w.err")
+	blob=
+	if [ "$out" = "err EAFNOSUPPORT" ] &&
+		in_report "[(d['layer'], d['call'], d['family'], d['protocol'], d['errno'], d['count']) for d in r['denials']['network']] == [('broker', 'socket', 'ipv4', 'tcp', 'EAFNOSUPPORT', 1)] and len(r['network']['attempts']) == 1"; then
+		pass broker/$mode/net-none-attempt-recorded
+	else
+		fail broker/$mode/net-none-attempt-recorded "got '$out'; $(grep -o '"denials".*' "$rep" | head -c 400)"
 	fi
 	newrep
 	out=$(ward_run $mode /tools/netprobe abstract-self 2>"$T/w.err")
@@ -548,6 +609,67 @@ $T/netprobe abstract ward-net-host-$id" 2>&1)
 		pass broker/$mode/layers
 	else
 		fail broker/$mode/layers "$(grep -o '"layers": [^]]*]' "$rep")"
+	fi
+
+	# Every attempt on the record, in a table of a fixed size: 200
+	# refused connects to 200 ports of srv take the broker's 128 entries
+	# (WARD_RECORD_NET), each with its destination, count and first
+	# time, and the other 72 are counted as dropped; srv sees nothing.
+	note
+	newrep
+	out=$(ward_run $mode /tools/netprobe many 10.77.1.2 20000 200 2>"$T/w.err")
+	sync_hosts
+	n=$(packets srv)
+	if [ "$out" = "ok 200 refused" ] && [ "$synced" = yes ] && [ "$n" = 0 ] &&
+		in_report "len(r['network']['attempts']) == 128 and r['network']['attempts_dropped'] == 72 and r['denials']['network_dropped'] == 72 and len([d for d in r['denials']['network'] if d['layer'] == 'broker']) == 128 and all(a['verdict'] == 'refused' and a['family'] == 'ipv4' and a['protocol'] == 'tcp' and a['address'] == '10.77.1.2' and 20000 <= a['port'] < 20200 and a['count'] == 1 and a['first'] for a in r['network']['attempts'])"; then
+		pass broker/$mode/attempts-bounded
+	else
+		fail broker/$mode/attempts-bounded "got '$out', srv saw $n packets, report: $(grep -o '"attempts_dropped": [0-9a-z]*' "$rep"), $("$PY" -c "import json,sys; r=json.load(open(sys.argv[1])); print(len(r['network']['attempts']))" "$rep" 2>&1)"
+	fi
+
+	# The broker has no privilege and a seccomp filter of its own: the
+	# child of ward's supervisor that holds the sandbox's notification
+	# listener, read from outside while the sandbox sleeps. The controls:
+	# the supervisor it was forked from has no filter (rootless: no
+	# no_new_privs either; root: uid 0 and capabilities), so what the
+	# broker has it got for itself, and its status is read right.
+	newrep
+	(ward_run $mode /bin/sleep 3 >/dev/null 2>"$T/w.err") &
+	wp=$!
+	sup='' brk='' i=0
+	while [ -z "$brk" ] && [ $i -lt 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+		sup=$(ward_below "$wp")
+		[ -n "$sup" ] || continue
+		for c in $(ps -o pid= --ppid "$sup"); do
+			[ "$(readlink "/proc/$c/ns/net")" = "$(readlink "/proc/$sup/ns/net")" ] || continue
+			for fd in "/proc/$c/fd/"*; do
+				[ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:seccomp notify" ] && brk=$c
+			done
+		done
+	done
+	bst=$(status_of "$brk")
+	sst=$(status_of "$sup")
+	wait "$wp"
+	# The broker: four non-zero uids, no capability, no_new_privs, a
+	# filter more than the supervisor's. The supervisor: root mode, uid
+	# 0 with capabilities; rootless, no no_new_privs and no filter.
+	why=$(printf '%s\n%s\n' "$bst" "$sst" | awk -v mode=$mode '
+NR == 1 { for (i = 1; i < NF; i++) b[$i] = $(i + 1); bz = ($2 * $3 * $4 * $5 != 0) }
+NR == 2 { for (i = 1; i < NF; i++) s[$i] = $(i + 1); su = $2 $3 $4 $5 }
+END {
+	if (!bz) print "broker uid"
+	else if (b["CapEff"] != "0000000000000000") print "broker capabilities"
+	else if (b["NoNewPrivs"] != 1 || b["Seccomp"] != 2) print "broker no_new_privs or seccomp mode"
+	else if (b["Seccomp_filters"] <= s["Seccomp_filters"]) print "broker filters"
+	else if (mode == "root" && (su != "0000" || s["CapEff"] == "0000000000000000")) print "control: the supervisor is not root"
+	else if (mode != "root" && (s["NoNewPrivs"] != 0 || s["Seccomp"] != 0)) print "control: the supervisor is filtered"
+}')
+	if [ -n "$bst" ] && [ -n "$sst" ] && [ -z "$why" ]; then
+		pass broker/$mode/broker-unprivileged-filtered
+	else
+		fail broker/$mode/broker-unprivileged-filtered "${why:-not found}: broker ${brk:-?} '$bst'; supervisor ${sup:-?} '$sst'"
 	fi
 done
 
