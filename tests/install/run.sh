@@ -476,6 +476,28 @@ fi
 # The build tree's pages go back to the default PREFIX.
 imake -s man PREFIX="$prefix" >/dev/null 2>&1
 
+# ------------------------------------------------ what make asks at parse
+# `make deps demo` parses the Makefile before deps has installed the
+# packages pkg-config reads (tests/fresh, issue 13): a value taken from the
+# installed system at parse time is empty, and the link fails. With a
+# PKG_CONFIG that logs its calls, `make -n deps` (the parse, and deps's
+# recipe) never calls it; the control, `make -n all` into an empty build
+# tree, does (from the recipes), or the log would prove nothing.
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec pkg-config "$@"\n' "$tmp/pc.log" >"$tmp/pc"
+chmod +x "$tmp/pc"
+: >"$tmp/pc.log"
+imake -n deps PKG_CONFIG="$tmp/pc" >/dev/null 2>"$tmp/pc.err"
+if [ -s "$tmp/pc.log" ]; then
+	fail make-parse-asks-no-pkg-config "make -n deps ran pkg-config: $(head -3 "$tmp/pc.log" | tr '\n' ' ')"
+else
+	imake -n all PKG_CONFIG="$tmp/pc" BUILD="$tmp/nobuild" >"$tmp/pc.out" 2>&1
+	if grep -q -- '--libs' "$tmp/pc.log" && grep -q -- '-lseccomp' "$tmp/pc.out"; then
+		pass "make-parse-asks-no-pkg-config (the recipes of make all ask it $(wc -l <"$tmp/pc.log") times)"
+	else
+		fail make-parse-asks-no-pkg-config "the control: make -n all did not ask pkg-config for the link flags: $(head -c 200 "$tmp/pc.log")"
+	fi
+fi
+
 # ---------------------------------------------------------------- uninstall
 if imake -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/make.log" 2>&1; then
 	pass make-uninstall
