@@ -17,6 +17,8 @@
 # completion, sourced from its installed place, completes commands,
 # options, values, files and slot names; another PREFIX lands in its place;
 # `make uninstall` removes exactly what install put.
+# Also: the README's set-up section is the two commands it promises, and
+# make asks pkg-config nothing while it parses the Makefile.
 # Lists of options, commands and keywords are split into words on purpose:
 # shellcheck disable=SC2046,SC2086
 set -u
@@ -475,6 +477,19 @@ else
 fi
 # The build tree's pages go back to the default PREFIX.
 imake -s man PREFIX="$prefix" >/dev/null 2>&1
+
+# ------------------------------------------------ the README's set-up
+# Exactly two commands (issue 13): the section's command lines (indented
+# four spaces) are `make deps demo` and `make deps check`, and `make`, the
+# one prerequisite, is named with how to get it.
+setup=$(sed -n '/^## Set up on a fresh Debian machine$/,/^## /p' README.md)
+cmds=$(printf '%s\n' "$setup" | sed -n 's/^    \([^ ].*\)$/\1/p' | tr '\n' ';')
+if [ "$cmds" = 'make deps demo;make deps check;' ] &&
+	printf '%s\n' "$setup" | grep -q 'apt-get install make'; then
+	pass readme-setup-two-commands
+else
+	fail readme-setup-two-commands "the set-up section's commands: [$cmds]"
+fi
 
 # ------------------------------------------------ what make asks at parse
 # `make deps demo` parses the Makefile before deps has installed the
