@@ -19,29 +19,37 @@ pass() { echo "PASS export/$1"; }
 fail() { echo "FAIL export/$1: $2"; failed=1; }
 
 # expect NAME STATUS CMD...: the command exits with STATUS; its stdout in
-# $tmp/out, its stderr in $tmp/err.
+# $tmp/out, its stderr in $tmp/err; otherwise it returns 1 and says why in
+# $why. Each test is `expect ... && CHECK && ...; verdict $? NAME`: any
+# step that fails, the exit status or a check after it, is a FAIL line
+# (a test whose checks could fail without a word would prove nothing).
 expect() {
-	name=$1 want=$2
+	want=$2
 	shift 2
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	rc=$?
 	if [ "$rc" -ne "$want" ]; then
-		fail "$name" "exit $rc, wanted $want: $(head -c 300 "$tmp/err")"
+		why="exit $rc, wanted $want: $(head -c 300 "$tmp/err")"
 		return 1
 	fi
+	why="exit $rc as wanted, but a check of its output failed: $(head -c 200 "$tmp/out" | tr '\n' '|') $(head -c 200 "$tmp/err" | tr '\n' '|')"
 	return 0
 }
 
+verdict() { # STATUS NAME
+	if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2" "$why"; fi
+}
+
 expect no-format 2 "$WARDC" export tests/export/crun.ward &&
-	grep -qx 'wardc export: give --format oci or --format k8s' "$tmp/err" &&
-	pass no-format
+	grep -qx 'wardc export: give --format oci or --format k8s' "$tmp/err"
+verdict $? no-format
 
 expect oci-stdout 0 "$WARDC" export --format oci tests/export/crun.ward &&
 	jq -e '.linux.seccomp.defaultErrnoRet == 38 and .root.readonly and
 	       .process.noNewPrivileges and .process.user.uid == 65534' \
 		"$tmp/out" >/dev/null &&
-	grep -q '^wardc export: set root.path and process.args' "$tmp/err" &&
-	pass oci-stdout
+	grep -q '^wardc export: set root.path and process.args' "$tmp/err"
+verdict $? oci-stdout
 
 # a blob exports like its source
 "$WARDC" compile tests/export/crun.ward -o "$tmp/crun.wardb" 2>/dev/null
@@ -50,15 +58,26 @@ expect oci-blob 0 "$WARDC" export --format oci "$tmp/crun.wardb" \
 	"$WARDC" export --format oci tests/export/crun.ward \
 		-o "$tmp/from-src.json" 2>/dev/null &&
 	cmp -s "$tmp/from-blob.json" "$tmp/from-src.json" &&
-	[ ! -s "$tmp/out" ] && pass oci-blob
+	[ ! -s "$tmp/out" ]
+verdict $? oci-blob
 
 expect k8s 0 "$WARDC" export --format k8s tests/export/sample.ward &&
 	[ "$(grep -c '^---$' "$tmp/out")" -eq 3 ] &&
 	grep -q '^kind: "SeccompProfile"$' "$tmp/out" &&
 	grep -q '^kind: "Pod"$' "$tmp/out" &&
 	grep -q '^kind: "NetworkPolicy"$' "$tmp/out" &&
-	grep -q '^wardc export: not expressed: limits: `pids 64`' "$tmp/err" &&
-	pass k8s
+	grep -q '^wardc export: not expressed: limits: `pids 64`' "$tmp/err"
+verdict $? k8s
+# by default, the current operator's layout (cluster-scoped, API v1, the
+# profile at operator/NAME.json): what --spo-layout cluster writes
+cp "$tmp/out" "$tmp/k8s-default.yaml"
+expect k8s-default-cluster 0 "$WARDC" export --format k8s \
+	--spo-layout cluster tests/export/sample.ward &&
+	cmp -s "$tmp/out" "$tmp/k8s-default.yaml" &&
+	grep -qx 'apiVersion: "security-profiles-operator.x-k8s.io/v1"' "$tmp/out" &&
+	grep -qx '      localhostProfile: "operator/sample-export.json"' "$tmp/out" &&
+	! grep -q 'v1beta1\|operator/default/' "$tmp/out"
+verdict $? k8s-default-cluster
 
 # every stdlib profile exports in both formats
 ok=1
@@ -78,27 +97,30 @@ expect import 0 "$WARDC" import tests/export/default-deny.json \
 	cmp -s "$tmp/imported.ward" tests/export/default-deny.ward.expected &&
 	grep -qx 'wardc import: warning: tests/export/default-deny.json:84:5: `no_such_syscall`: unknown syscall, skipped' \
 		"$tmp/err" &&
-	"$WARDC" check "$tmp/imported.ward" 2>/dev/null &&
-	pass import
+	"$WARDC" check "$tmp/imported.ward" 2>/dev/null
+verdict $? import
 
 # --bundle: the command line
 expect bundle-no-program 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
 	tests/export/crun.ward &&
-	grep -q 'give the program after --' "$tmp/err" && [ ! -e "$tmp/b1" ] &&
-	pass bundle-no-program
+	grep -q 'give the program after --' "$tmp/err" && [ ! -e "$tmp/b1" ]
+verdict $? bundle-no-program
 expect bundle-not-k8s 2 "$WARDC" export --format k8s --bundle "$tmp/b1" \
 	tests/export/crun.ward -- /probe &&
-	grep -q 'are for --format oci' "$tmp/err" && pass bundle-not-k8s
+	grep -q 'are for --format oci' "$tmp/err"
+verdict $? bundle-not-k8s
 expect bundle-no-o 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
 	-o "$tmp/x.json" tests/export/crun.ward -- /probe &&
-	grep -q 'no -o' "$tmp/err" && pass bundle-no-o
+	grep -q 'no -o' "$tmp/err"
+verdict $? bundle-no-o
 expect program-without-bundle 2 "$WARDC" export --format oci \
 	tests/export/crun.ward -- /probe &&
-	grep -q 'is for --bundle' "$tmp/err" && pass program-without-bundle
+	grep -q 'is for --bundle' "$tmp/err"
+verdict $? program-without-bundle
 expect bundle-bad-slot 2 "$WARDC" export --format oci --bundle "$tmp/b1" \
 	--slot nope=/tmp stdlib-policies/python.ward -- /probe &&
-	grep -q "the policy has no slot of that name" "$tmp/err" && [ ! -e "$tmp/b1" ] &&
-	pass bundle-bad-slot
+	grep -q "the policy has no slot of that name" "$tmp/err" && [ ! -e "$tmp/b1" ]
+verdict $? bundle-bad-slot
 expect bundle 0 "$WARDC" export --format oci --bundle "$tmp/b2" \
 	stdlib-policies/python.ward -- /usr/bin/python3 -c 'print(1)' &&
 	jq -e '.process.args == ["/usr/bin/python3", "-c", "print(1)"] and
@@ -108,10 +130,12 @@ expect bundle 0 "$WARDC" export --format oci --bundle "$tmp/b2" \
 	[ -f "$tmp/b2/rootfs/etc/ld.so.cache" ] && [ ! -s "$tmp/b2/rootfs/etc/ld.so.cache" ] &&
 	[ -d "$tmp/b2/rootfs/usr" ] && [ "$(readlink "$tmp/b2/rootfs/bin")" = usr/bin ] &&
 	grep -q '^sandbox:x:1000:' "$tmp/b2/rootfs/etc/passwd" &&
-	[ -d "$tmp/b2/slots/output" ] && pass bundle
+	[ -d "$tmp/b2/slots/output" ]
+verdict $? bundle
 expect bundle-twice 2 "$WARDC" export --format oci --bundle "$tmp/b2" \
 	stdlib-policies/python.ward -- /probe &&
-	grep -q 'holds a bundle already' "$tmp/err" && pass bundle-twice
+	grep -q 'holds a bundle already' "$tmp/err"
+verdict $? bundle-twice
 
 # The SeccompProfile of every stdlib profile (and the sample) against the
 # Security Profiles Operator's CRD, in both layouts
@@ -133,7 +157,8 @@ done
 expect spo-layout-bad 2 "$WARDC" export --format k8s --spo-layout v1beta1 \
 	tests/export/sample.ward &&
 	grep -qx 'wardc export: --spo-layout takes cluster or namespaced' \
-		"$tmp/err" && pass spo-layout-bad
+		"$tmp/err"
+verdict $? spo-layout-bad
 
 # Docker's and Podman's default profiles: what the imported policies give
 # each syscall, for no capabilities and for the runtime's default set, on
@@ -149,10 +174,11 @@ grep -q '^FAIL' "$tmp/defaults" && failed=1
 printf '{"defaultAction": 1}' >"$tmp/bad.json"
 expect import-bad 1 "$WARDC" import "$tmp/bad.json" &&
 	grep -qx "wardc import: error: $tmp/bad.json:1:19: an action must be a string" \
-		"$tmp/err" && pass import-bad
+		"$tmp/err"
+verdict $? import-bad
 
-expect import-missing 2 "$WARDC" import "$tmp/none.json" &&
-	pass import-missing
+expect import-missing 2 "$WARDC" import "$tmp/none.json"
+verdict $? import-missing
 
 # the consumers: crun on a config of the caller's; crun and runc on the
 # bundles of every stdlib profile as wardc writes them

@@ -17,6 +17,8 @@
 # completion, sourced from its installed place, completes commands,
 # options, values, files and slot names; another PREFIX lands in its place;
 # `make uninstall` removes exactly what install put.
+# Also: the README's set-up section is the two commands it promises, and
+# make asks pkg-config nothing while it parses the Makefile.
 # Lists of options, commands and keywords are split into words on purpose:
 # shellcheck disable=SC2046,SC2086
 set -u
@@ -475,6 +477,41 @@ else
 fi
 # The build tree's pages go back to the default PREFIX.
 imake -s man PREFIX="$prefix" >/dev/null 2>&1
+
+# ------------------------------------------------ the README's set-up
+# Exactly two commands (issue 13): the section's command lines (indented
+# four spaces) are `make deps demo` and `make deps check`, and `make`, the
+# one prerequisite, is named with how to get it.
+setup=$(sed -n '/^## Set up on a fresh Debian machine$/,/^## /p' README.md)
+cmds=$(printf '%s\n' "$setup" | sed -n 's/^    \([^ ].*\)$/\1/p' | tr '\n' ';')
+if [ "$cmds" = 'make deps demo;make deps check;' ] &&
+	printf '%s\n' "$setup" | grep -q 'apt-get install make'; then
+	pass readme-setup-two-commands
+else
+	fail readme-setup-two-commands "the set-up section's commands: [$cmds]"
+fi
+
+# ------------------------------------------------ what make asks at parse
+# `make deps demo` parses the Makefile before deps has installed the
+# packages pkg-config reads (tests/fresh, issue 13): a value taken from the
+# installed system at parse time is empty, and the link fails. With a
+# PKG_CONFIG that logs its calls, `make -n deps` (the parse, and deps's
+# recipe) never calls it; the control, `make -n all` into an empty build
+# tree, does (from the recipes), or the log would prove nothing.
+printf '#!/bin/sh\necho "$*" >>"%s"\nexec pkg-config "$@"\n' "$tmp/pc.log" >"$tmp/pc"
+chmod +x "$tmp/pc"
+: >"$tmp/pc.log"
+imake -n deps PKG_CONFIG="$tmp/pc" >/dev/null 2>"$tmp/pc.err"
+if [ -s "$tmp/pc.log" ]; then
+	fail make-parse-asks-no-pkg-config "make -n deps ran pkg-config: $(head -3 "$tmp/pc.log" | tr '\n' ' ')"
+else
+	imake -n all PKG_CONFIG="$tmp/pc" BUILD="$tmp/nobuild" >"$tmp/pc.out" 2>&1
+	if grep -q -- '--libs' "$tmp/pc.log" && grep -q -- '-lseccomp' "$tmp/pc.out"; then
+		pass "make-parse-asks-no-pkg-config (the recipes of make all ask it $(wc -l <"$tmp/pc.log") times)"
+	else
+		fail make-parse-asks-no-pkg-config "the control: make -n all did not ask pkg-config for the link flags: $(head -c 200 "$tmp/pc.log")"
+	fi
+fi
 
 # ---------------------------------------------------------------- uninstall
 if imake -s uninstall DESTDIR="$dest" PREFIX="$prefix" >"$tmp/make.log" 2>&1; then

@@ -5,6 +5,9 @@
     check_uris.py LOG.sarif NAME      the log is valid UTF-8 JSON, and every
                                       result's URI is an RFC 3986 relative
                                       reference that decodes to NAME's bytes
+                                      (a NAME that starts with / and is not
+                                      below the working directory: a file:
+                                      URI whose path decodes to it)
     check_uris.py --multitool OUT     Sarif.Multitool's output log reports
                                       nothing
 
@@ -22,6 +25,8 @@ import urllib.parse
 PCHAR = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@:]|%[0-9A-Fa-f]{2})"
 SEG_NC = r"(?:[A-Za-z0-9\-._~!$&'()*+,;=@]|%[0-9A-Fa-f]{2})+"
 PATH_NOSCHEME = re.compile(r"%s(?:/%s*)*" % (SEG_NC, PCHAR))
+# RFC 8089: file:///path, the path an RFC 3986 path-absolute
+FILE_URI = re.compile(r"file://(/%s+(?:/%s*)*)" % (PCHAR, PCHAR))
 
 
 def check_log(path, name):
@@ -34,9 +39,16 @@ def check_log(path, name):
     if not uris:
         return "no results"
     for u in uris:
-        if not PATH_NOSCHEME.fullmatch(u):
+        if want.startswith(b"/"):
+            m = FILE_URI.fullmatch(u)
+            if not m:
+                return "%r is not an RFC 8089 file: URI" % u
+            path = m.group(1)
+        elif not PATH_NOSCHEME.fullmatch(u):
             return "%r is not an RFC 3986 relative reference" % u
-        if urllib.parse.unquote_to_bytes(u) != want:
+        else:
+            path = u
+        if urllib.parse.unquote_to_bytes(path) != want:
             return "%r does not decode to the file's name" % u
     print(" ".join(sorted(uris)))
     return None

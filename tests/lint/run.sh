@@ -17,7 +17,8 @@
 #    (test_lint.c checks one report field by field, in C);
 #  - -o writes what stdout would have shown;
 #  - SARIF's URIs for file names with spaces, `#`, `:` and bytes that are
-#    not UTF-8: RFC 3986 references that decode to the name, and nothing
+#    not UTF-8: RFC 3986 references that decode to the name (a file: URI
+#    for an absolute name outside the working directory), and nothing
 #    for Sarif.Multitool's SARIF and GitHub rules when it is installed.
 #
 #   sh tests/lint/run.sh             run everything
@@ -318,10 +319,17 @@ done
 mkdir -p "$tmp/names"
 multitool=${SARIF_MULTITOOL:-$top/build/npm/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool}
 n=0
-for name in 'my policy#1.ward' "$(printf 'p\377 #:x.ward')"; do
+mkdir -p "$tmp/elsewhere"
+for name in 'my policy#1.ward' "$(printf 'p\377 #:x.ward')" \
+	"$tmp/names/$(printf 'p\377 #:x.ward')"; do
 	n=$((n + 1))
-	cp supp-multi.ward "$tmp/names/$name"
-	(cd "$tmp/names" && lint --format sarif "$name") >"$tmp/uri$n.sarif" 2>/dev/null
+	# the third, an absolute name outside the working directory: a file:
+	# URI (RFC 8089) of the same bytes, not a reference to %SRCROOT%
+	case $name in
+	/*) dir=$tmp/elsewhere ;;
+	*) dir=$tmp/names && cp supp-multi.ward "$tmp/names/$name" ;;
+	esac
+	(cd "$dir" && lint --format sarif "$name") >"$tmp/uri$n.sarif" 2>/dev/null
 	if ! why=$(python3 "$here/check_uris.py" "$tmp/uri$n.sarif" "$name" 2>&1); then
 		fail "sarif-uri/$n" "$why"
 	else
