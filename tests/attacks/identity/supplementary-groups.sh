@@ -15,7 +15,7 @@
 #   (that one line added) reads the file, and the report's measured
 #   identity lists the group as the program's /proc/self/status shows it
 #   (the overflow gid: the policy names no group, so the list is not
-#   copied from it)
+#   copied from it), and `host_groups` names gid 4
 # if it fails: ward_priv_check_groups (launcher/core/privilege.c), the
 #   policy's `groups` (identity)
 
@@ -47,5 +47,7 @@ attack() {
 	seen=$(awk '$1 == "Groups:" { $1 = ""; print }' "$CO" | tr -s ' ' '\n' | grep . | tr '\n' ' ')
 	control "and the report lists the group as the program sees it ([$seen]: $(jq -c .identity.groups "$CASE_T/rep/keep.json" 2>&1))" \
 		test -n "$seen" -a "$(jq -r '.identity.groups | map(tostring) | join(" ")' "$CASE_T/rep/keep.json" 2>/dev/null) " = "$seen"
+	control "... and by its host gid: $(jq -c .identity.host_groups "$CASE_T/rep/keep.json" 2>&1)" \
+		jq -e '.identity.host_groups == [4]' "$CASE_T/rep/keep.json"
 	rm -f "$IN/adm.log"
 }
