@@ -49,7 +49,7 @@ attack() {
 	# While the sandbox holds its share: the host user still gets one.
 	mkdir -p "$CASE_T/w" && chmod 777 "$CASE_T/w"
 	outside "${who[@]}" -e "ATK_DIR=$CASE_T/w" -- "$IN/atk" hold inotify 1 \
-		hold watches 1 hold mq 1 hold sigq 1
+		hold watches 1 hold mq 1 hold sigq 1 hold fanotify 1
 	cp "$CO" "$CASE_T/probe-held"
 	ctl_say release
 	sbx_wait
@@ -67,6 +67,7 @@ attack() {
 	check "... a watch" grep -qx "watches 1 ok" "$CASE_T/probe-held"
 	check "... a message queue" grep -qx "mq 1 ok" "$CASE_T/probe-held"
 	check "... a queued signal" grep -qx "sigq 1 ok" "$CASE_T/probe-held"
+	check "... a fanotify group" grep -qx "fanotify 1 ok" "$CASE_T/probe-held"
 
 	# The control: the same, in a user namespace of the same owner that
 	# ward did not make.
