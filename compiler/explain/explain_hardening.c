@@ -121,14 +121,15 @@ static void text_hidden(FILE *out, const struct ward_policy *p)
 				i + 1 < ARRAY_LEN(ward_proc_readonly) ? ","
 								      : "\n");
 	}
+	/* (what mount_hide.c and do_rw_slot make of a slot; a file slot is a
+	 * bind of the file, whose host path mountinfo still shows) */
 	if (has_kind(p, WARD_MNT_SLOT, false))
-		fprintf(out,
-			"  slots     read-only directories are overlays of "
-			"themselves: mountinfo shows\n            `/`, not "
-			"their host path%s\n",
-			has_kind(p, WARD_MNT_SLOT, true)
-			    ? "; writable slots still show theirs"
-			    : "");
+		fputs("  slots     read-only directories are overlays of "
+		      "themselves, writable ones\n            tmpfs mounts "
+		      "copied back after the run: mountinfo shows `/`, not\n"
+		      "            their host path (a file slot, a bind of the "
+		      "file, still shows its own)\n",
+		      out);
 }
 
 void ward_hardening_text(FILE *out, struct ward_pool *pool,
@@ -211,7 +212,8 @@ void ward_hardening_doc(struct doc *d, struct ward_pool *pool,
 			doc_add(l, NULL, doc_str(pool, ward_proc_readonly[i]));
 	}
 	doc_set_str(pool, s, "mountinfo_hides",
-		    "the host paths of read-only directory slots");
+		    "the host paths of directory slots (read-only: overlays; "
+		    "writable: tmpfs mounts copied back)");
 	struct doc *pu = doc_add(s, "per_user", doc_map(pool));
 	for (size_t i = 0; i < ARRAY_LEN(per_user); i++) {
 		enum ward_limit k = per_user[i];

@@ -29,7 +29,8 @@
  * writes to a layer of a read-only overlay). A writable slot cannot be: an
  * overlay writes into its upper layer through a work directory on the same
  * mount, which ward would have to create beside the caller's directory.
- * (Per-run file systems for writable slots, issue 15, would hide them.)
+ * It is a tmpfs of its own instead (do_rw_slot, mounts.c: issue 15's size
+ * bound), filled and copied back by the courier, and shows "/" as well.
  */
 #include "mount_hide.h"
 

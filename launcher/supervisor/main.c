@@ -455,6 +455,11 @@ static int start_courier(struct run *r, bool will_run, ward_err *err)
 	c.mode = r->have_priv ? ward_mode_name(r->priv.mode) : NULL;
 	c.host_uid = r->priv.host_uid;
 	c.host_gid = r->priv.host_gid;
+	/* What init, a clone of this process, will hold: rootless the
+	 * caller's groups (refused unless the policy keeps them), as root
+	 * none (cleared above). The courier may not ask: getgroups is not in
+	 * its filter. */
+	c.nhost_groups = getgroups(ARRAY_LEN(c.host_groups), c.host_groups);
 	c.will_run = will_run;
 	c.verbose = r->cli.verbose;
 	c.seccomp_listener = p && (p->requirements & WARD_REQ_SECCOMP_NOTIFY);

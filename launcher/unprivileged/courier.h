@@ -50,6 +50,10 @@ struct ward_courier {
 	const char *mode;		  /* "root", "rootless", NULL */
 	uid_t host_uid;
 	gid_t host_gid;
+	/* the supplementary groups init inherits, host numbering (report.h);
+	 * nhost_groups -1: not known */
+	gid_t host_groups[64];
+	int nhost_groups;
 	bool will_run; /* the supervisor means to start the sandbox */
 	bool verbose;
 	bool seccomp_listener; /* kill rules go through the supervisor */

@@ -147,7 +147,17 @@ static void put_identity(FILE *f, const struct ward_report *r)
 	fputs(", \"groups\": [", f);
 	for (int i = 0; i < m->ngroups && i < WARD_MEASURED_GROUPS; i++)
 		fprintf(f, "%s%u", i ? ", " : "", m->groups[i]);
-	fputs("], \"capabilities\": ", f);
+	fputs("], \"host_groups\": ", f);
+	if (r->nhost_groups < 0) {
+		fputs("null", f);
+	} else {
+		fputc('[', f);
+		for (int i = 0; i < r->nhost_groups; i++)
+			fprintf(f, "%s%u", i ? ", " : "",
+				(unsigned)r->host_groups[i]);
+		fputc(']', f);
+	}
+	fputs(", \"capabilities\": ", f);
 	put_caps(f, m->cap_eff | m->cap_prm);
 	fputs(", \"capability_sets\": {\"effective\": ", f);
 	put_caps(f, m->cap_eff);

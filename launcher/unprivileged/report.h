@@ -35,6 +35,12 @@ struct ward_report {
 	const struct ward_policy *policy; /* NULL when not read */
 	uid_t host_uid;			  /* the sandbox's host ids */
 	gid_t host_gid;
+	/* The supplementary groups the sandbox holds as the host numbers
+	 * them (inside they show as the overflow gid): rootless, the
+	 * caller's, which a user namespace cannot drop (`groups keep`);
+	 * as root none (cleared). nhost_groups -1: not known. */
+	const gid_t *host_groups;
+	int nhost_groups;
 	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: unknown */
 	const char *reason;		    /* ward_reason_name() */
 	uint32_t flags;			    /* WARD_R_BITs */

@@ -190,6 +190,43 @@ else
 	fail root/report-others-file-not-replaced "rc=$qrc $(head -c 300 "$T/q.err")"
 fi
 
+# The other files ward writes for the caller, in the issue's case (issue
+# 15): another user planted the file with mode 666 to read or forge what
+# ward writes. Each is refused and left as it was; the control, the same
+# option given a path that does not exist, writes it.
+mkdir -p "$T/m.out"
+chmod 777 "$T/m.out"
+"$WARDC" compile --record "$T/q.ward" -o "$T/q-rec.wardb" >"$T/wardc.log" 2>&1 ||
+	fail root/privsep-record-compile "$(head -c 300 "$T/wardc.log")"
+chmod 644 "$T/q-rec.wardb"
+for opt in --stdout --stderr --record --manifest; do
+	extra=
+	blob=$T/q.wardb
+	[ $opt = --manifest ] && extra="--export-dir $T/m.exp --slot output=$T/m.out" && blob=$T/p.wardb
+	[ $opt = --record ] && blob=$T/q-rec.wardb
+	echo planted >"$T/p666"
+	chown 65534:65534 "$T/p666"
+	chmod 666 "$T/p666"
+	rm -f "$T/fresh"
+	rm -rf "$T/m.exp"
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS=detect_leaks=0 timeout 60 "$WARD" $opt "$T/p666" $extra "$blob" -- /bin/true \
+		>"$T/q.out" 2>"$T/q.err"
+	qrc=$?
+	rm -rf "$T/m.exp"
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS=detect_leaks=0 timeout 60 "$WARD" $opt "$T/fresh" $extra "$blob" -- /bin/true \
+		>/dev/null 2>&1
+	frc=$?
+	if [ "$qrc" = 125 ] && [ "$(cat "$T/p666")" = planted ] &&
+		grep -q -- "$opt $T/p666: the file exists" "$T/q.err" &&
+		[ "$frc" = 0 ] && [ -f "$T/fresh" ] && [ "$(stat -c %u "$T/fresh")" = 0 ]; then
+		pass "root/planted${opt#-}-refused"
+	else
+		fail "root/planted${opt#-}-refused" "rc=$qrc fresh rc=$frc $(cat "$T/p666") $(head -c 300 "$T/q.err")"
+	fi
+done
+
 # ---- what is lent for a run is given back: an export directory and a
 # read-write slot belong to the run's host ids during the run only; their
 # owner and mode are the caller's again afterwards (docs/spec.md 3.2).

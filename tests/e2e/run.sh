@@ -186,6 +186,39 @@ for mode in root rootless; do
 		fi
 		launch $m --host-uid 0 "$B" -- /probe/probe ids
 		refused "$m/host-uid-0" "never host root"
+		# Two runs at once, seen from outside: each gets an id pair of
+		# ward's block of its own (issue 15: per-user counters and what
+		# a run leaves are never shared), no host user's; the control,
+		# both given the same --host-uid, do share one.
+		two_runs() { # WARD-OPTIONS...: owners of o1/f and o2/f
+			rm -rf "$T/o1" "$T/o2" && mkdir "$T/o1" "$T/o2" && chmod 777 "$T/o1" "$T/o2"
+			pids=
+			for k in 1 2; do
+				prlimit --nproc=512 timeout -k 2 20 "$WARD" "$@" --slot out="$T/o$k" \
+					"$T/slot.wardb" -- /probe/probe write /out/f sleep 1 >/dev/null 2>&1 </dev/null &
+				pids="$pids $!"
+			done
+			# shellcheck disable=SC2086
+			wait $pids
+			owners="$(stat -c %u:%g "$T/o1/f" 2>/dev/null) $(stat -c %u:%g "$T/o2/f" 2>/dev/null)"
+		}
+		two_runs
+		o1=${owners%% *} o2=${owners##* }
+		u1=${o1%%:*} u2=${o2%%:*}
+		if [ -n "$u1" ] && [ -n "$u2" ] && [ "$u1" != "$u2" ] &&
+			[ "$u1" -ge 2097152000 ] && [ "$u2" -ge 2097152000 ] &&
+			[ "$o1" = "$u1:$u1" ] && [ "$o2" = "$u2:$u2" ] &&
+			! getent passwd "$u1" >/dev/null && ! getent passwd "$u2" >/dev/null; then
+			pass "$m/run-ids-two-runs-apart ($owners)"
+		else
+			fail "$m/run-ids-two-runs-apart" "owners [$owners]"
+		fi
+		two_runs --host-uid 4242 --host-gid 4242
+		if [ "$owners" = "4242:4242 4242:4242" ]; then
+			pass "$m/run-ids-control-fixed-id-shared"
+		else
+			fail "$m/run-ids-control-fixed-id-shared" "owners [$owners]"
+		fi
 	else
 		launch $m --host-uid 4242 "$B" -- /probe/probe ids
 		refused "$m/host-uid-needs-root" "need root"

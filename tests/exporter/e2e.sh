@@ -230,6 +230,37 @@ else
 	fail keep-workspace "workspace [$ws]: $(head -c 300 "$T/kept.json")"
 fi
 
+# ------------------------------------------------------ the base's file system
+# What backs the workspace base is on the record (issue 15: /run/ward was on
+# the root disk, not the tmpfs the spec once assumed): the report names the
+# base's file system as fstatfs sees it. The control, a base on /dev/shm (a
+# tmpfs), gets another name: the field is measured, not a constant.
+fsname() {
+	case $(stat -f -c %t "$1") in
+	ef53) echo ext4 ;; 1021994) echo tmpfs ;; 58465342) echo xfs ;;
+	9123683e) echo btrfs ;; 794c7630) echo overlay ;; *) echo "0x$(stat -f -c %t "$1")" ;;
+	esac
+}
+bfs() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["workspace"]["base_filesystem"])' "$1" 2>/dev/null; }
+got=$(bfs "$T/kept.json")
+if [ -n "$got" ] && [ "$got" = "$(fsname "$BASE")" ]; then
+	echo "PASS exporter/e2e-workspace-base-filesystem ($got)"
+else
+	fail workspace-base-filesystem "the report says [$got], the base is $(fsname "$BASE")"
+fi
+shm=/dev/shm/ward-xe2e-$$
+if [ "$(fsname /dev/shm)" = tmpfs ] && [ "$(fsname "$BASE")" != tmpfs ]; then
+	timeout 120 "$WARD" --workspace-base "$shm" --input input="$T/kept.in" \
+		--report "$T/shm.json" "$T/python.wardb" -- /bin/true >/dev/null 2>&1
+	got=$(bfs "$T/shm.json")
+	rm -rf "$shm"
+	if [ "$got" = tmpfs ]; then
+		echo "PASS exporter/e2e-workspace-base-filesystem-control"
+	else
+		fail workspace-base-filesystem-control "a base on /dev/shm: the report says [$got]"
+	fi
+fi
+
 # ------------------------------------------------------ reclaim
 # A ward killed (SIGKILL) in the middle of a run cannot destroy its
 # workspace; the next ward in the same base removes it, and not the kept

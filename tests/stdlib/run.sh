@@ -38,6 +38,32 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 	else
 		fail "deterministic/$name" "two compiles differ"
 	fi
+	# Issue 24: every profile sets `grace` and an identity, and `wardc
+	# explain` shows both timers and the backstop; a profile with a
+	# writable slot has an export section; the interpreters' profiles
+	# pass stdout and stderr in text mode.
+	$WARDC explain "$tmp/$base.1" >"$tmp/explain" 2>&1
+	bad=
+	grep -qE '^    grace [0-9]' "$src" || bad="$bad no grace;"
+	grep -q '^identity {' "$src" || bad="$bad no identity section;"
+	grep -qE '^  timers    SIGTERM to the target at .* \(wall\), SIGKILL at .* \(wall \+ grace\)$' "$tmp/explain" ||
+		bad="$bad explain shows no two timers;"
+	grep -qE '^  backstop  init ends the sandbox at .*, even with the supervisor stopped$' "$tmp/explain" ||
+		bad="$bad explain shows no backstop;"
+	if grep -qE '^ +[0-9]+  [^ ]+ +slot [^ ]+ .*\brw,' "$tmp/explain" &&
+		grep -q '^  (none: nothing is exported)$' "$tmp/explain"; then
+		bad="$bad a writable slot and no export section;"
+	fi
+	case $base in python | node | shell)
+		grep -q '^  stdout-mode text$' "$tmp/explain" && grep -q '^  stderr-mode text$' "$tmp/explain" ||
+			bad="$bad stdout or stderr not in text mode;"
+		;;
+	esac
+	if [ -z "$bad" ]; then
+		pass "timers-export-identity/$name"
+	else
+		fail "timers-export-identity/$name" "$bad"
+	fi
 	# The formatted source, next to the original so that `use` and
 	# `include` resolve the same way.
 	fmtsrc="stdlib-policies/.fmt-$base.ward"

@@ -13,7 +13,9 @@
 #   appears nowhere
 # control: the same caller under a test policy that says `groups keep;`
 #   (that one line added) reads the file, and the report's measured
-#   identity lists the group
+#   identity lists the group as the program's /proc/self/status shows it
+#   (the overflow gid: the policy names no group, so the list is not
+#   copied from it), and `host_groups` names gid 4
 # if it fails: ward_priv_check_groups (launcher/core/privilege.c), the
 #   policy's `groups` (identity)
 
@@ -36,9 +38,16 @@ attack() {
 	}
 	outside -u root -- setpriv --reuid="$HUID" --regid="$HUID" --groups=4 \
 		"$WARD" --report "$CASE_T/rep/keep.json" --slot "input=$IN" \
-		--slot "output=$OUTD" "$T/pol/groups-keep.wardb" -- /bin/cat /input/adm.log
+		--slot "output=$OUTD" "$T/pol/groups-keep.wardb" -- /bin/cat /input/adm.log /proc/self/status
 	control "with groups keep, the sandbox reads the file (rc $crc)" co_has "$secret"
-	control "and the report lists the group" \
-		jq -e '.identity.groups | length > 0' "$CASE_T/rep/keep.json"
+	# (measured, not copied from the policy, which names no group: the
+	# report's list is the one the kernel shows the program, where the
+	# unmapped gid 4 is the overflow gid)
+	local seen
+	seen=$(awk '$1 == "Groups:" { $1 = ""; print }' "$CO" | tr -s ' ' '\n' | grep . | tr '\n' ' ')
+	control "and the report lists the group as the program sees it ([$seen]: $(jq -c .identity.groups "$CASE_T/rep/keep.json" 2>&1))" \
+		test -n "$seen" -a "$(jq -r '.identity.groups | map(tostring) | join(" ")' "$CASE_T/rep/keep.json" 2>/dev/null) " = "$seen"
+	control "... and by its host gid: $(jq -c .identity.host_groups "$CASE_T/rep/keep.json" 2>&1)" \
+		jq -e '.identity.host_groups == [4]' "$CASE_T/rep/keep.json"
 	rm -f "$IN/adm.log"
 }

@@ -449,6 +449,31 @@ static void hold(const char *what, long n)
 	if (!strcmp(what, "inotify")) {
 		while (count < n && inotify_init1(IN_CLOEXEC) >= 0)
 			count++;
+	} else if (!strcmp(what, "watches")) {
+		/* inotify watches, on files made for the purpose in
+		 * $ATK_DIR (default /tmp): one instance, a watch per inode
+		 * (the files stay until the process exits; a watch on an
+		 * unlinked file would go with it) */
+		const char *dir =
+		    getenv("ATK_DIR") ? getenv("ATK_DIR") : "/tmp";
+		char path[4096];
+		int in = inotify_init1(IN_CLOEXEC);
+
+		for (; in >= 0 && count < n; count++) {
+			int f;
+
+			snprintf(path, sizeof(path), "%s/atkw-%d-%ld", dir,
+				 getpid(), count);
+			f = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+			if (f < 0) {
+				printf("watches-file %s\n",
+				       strerrorname_np(errno));
+				break;
+			}
+			close(f);
+			if (inotify_add_watch(in, path, IN_MODIFY) < 0)
+				break;
+		}
 	} else if (!strcmp(what, "fanotify")) {
 		/* the unprivileged kind (Linux 5.13) */
 		while (count < n &&
@@ -791,8 +816,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(c, "sleep")) { /* SECS [MARK] */
 			sleep((unsigned)atoi(a1));
 			i += 2;
-		} else if (!strcmp(c, "hold")) { /* WHAT N: inotify, fanotify,
-						    mq, sigq */
+		} else if (!strcmp(c, "hold")) { /* WHAT N: inotify, watches,
+						    fanotify, mq, sigq */
 			hold(a1, atol(a2));
 			i += 2;
 		} else if (!strcmp(c, "memfd")) { /* KIND VIA */
