@@ -26,24 +26,15 @@ setup_fail() {
 # ------------------------------------------------------------ lifecycle
 # What of a run could outlive it, seen from the host: processes (in the
 # test's cgroups; as root, any process of the run's unique host uid),
-# mounts of the host's mount namespace, cgroup directories named ward,
+# mounts of the host's mount namespace, the cgroup directories of its runs,
 # files in the temporary directories owned by the sandbox user, network
 # namespaces and links.
-# The cgroups of the test harnesses themselves (this one, tests/net,
-# tests/profiles), which may run at the same time on a shared machine.
-OTHER_HARNESSES='/ward-attack-[0-9]+|/ward-net-(test|bench)-[0-9]+|/ward-profiles-[0-9]+|/ward-e2e-[0-9]+'
 life_snapshot() { # FILE
 	{
 		# (network namespaces made by test harnesses are bound under
 		# /run/netns; ward makes none)
 		echo "== mounts"
 		awk '$5 !~ "^/run/netns/" { print $5 }' /proc/self/mountinfo | sort
-		echo "== cgroups"
-		# (a directory named just "ward" is the base ward makes under the
-		# cgroup it runs in and keeps by design; a run's directory below
-		# it must not stay, which life_check sees in the test cgroups)
-		find /sys/fs/cgroup -maxdepth 5 -type d -name '*ward*' ! -name ward 2>/dev/null |
-			grep -vE "$OTHER_HARNESSES" | sort
 		echo "== links"
 		ip -o link 2>/dev/null | awk -F': ' '{ print $2 }' | sort
 		[ "$NET_WORLD" = 1 ] && in_ns "$NS_HOST" ip -o link 2>/dev/null | awk -F': ' '{ print "host-ns " $2 }' | sort
@@ -73,6 +64,17 @@ life_check() { # BEFORE: prints what outlived the run
 		left=$(find "$d" -mindepth 1 -type d ! -path "$d/ward" ! -path "$d/sh" 2>/dev/null | tr '\n' ' ')
 		[ -n "$left" ] && printf 'cgroups left: %s; ' "$left"
 	done
+	# A run's cgroup directories are named by its run id (and the broker's
+	# by RUNID-broker), wherever ward made them: those of this case's runs,
+	# by the ids their reports give, must be gone from every hierarchy.
+	# (Other cgroups named ward on the machine belong to other runs.)
+	left=$(for r in "$CASE_T"/rep/*.json; do
+		[ -f "$r" ] && jq -r '.run_id // empty' "$r" 2>/dev/null
+	done | while read -r id; do
+		case $id in run-[0-9]*-[0-9]*) ;; *) continue ;; esac
+		find /sys/fs/cgroup -maxdepth 8 -type d \( -name "$id" -o -name "$id-broker" \) 2>/dev/null
+	done | tr '\n' ' ')
+	[ -n "$left" ] && printf 'cgroups of this case'"'"'s runs left: %s; ' "$left"
 	life_snapshot "$CASE_T/life.after"
 	left=$(diff "$1" "$CASE_T/life.after" | grep '^>' | tr '\n' ' ' | cut -c1-300)
 	[ -n "$left" ] && printf 'left on the host: %s; ' "$left"
