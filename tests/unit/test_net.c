@@ -673,6 +673,25 @@ static void narrow_allowlist(void **state)
 	compiled_free(c);
 }
 
+/* An allow-list of names only (no literal rule) is an allow-list: TCP
+ * sockets for its connections, UDP ones for the stub (a first cut
+ * narrowed it like `net none`, and pip could not resolve its index). */
+static void narrow_names_only(void **state)
+{
+	struct compiled *c =
+	    compile(HEAD "net { allow tcp name \"index.example\" port 443; }\n"
+			 "syscalls default errno ENOSYS { allow socket; }");
+
+	(void)state;
+	assert_int_equal(c->rc, 0);
+	assert_int_equal(sock(c, AF_INET, STREAM_CLO, 0), ALLOW);
+	assert_int_equal(sock(c, AF_INET6, SOCK_STREAM, IPPROTO_TCP), ALLOW);
+	assert_int_equal(sock(c, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ALLOW);
+	assert_int_equal(sock(c, AF_NETLINK, SOCK_RAW, 0), EAFNO);
+	assert_int_equal(sock(c, AF_INET, SOCK_RAW, IPPROTO_ICMP), EAFNO);
+	compiled_free(c);
+}
+
 static void narrow_net_none(void **state)
 {
 	struct compiled *c = compile(
@@ -1083,6 +1102,7 @@ int main(void)
 	    cmocka_unit_test(blob_round_trip),
 	    cmocka_unit_test(reader_refuses),
 	    cmocka_unit_test(narrow_allowlist),
+	    cmocka_unit_test(narrow_names_only),
 	    cmocka_unit_test(narrow_net_none),
 	    cmocka_unit_test(broker_rules_allowlist),
 	    cmocka_unit_test(records),
