@@ -158,7 +158,7 @@ _wardc()
 	opt='' val=''
 	if [[ $cur == -*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(-I|-o|-k|--target|--format|--threshold|--color|--retries|--queue) ]]; then
+	elif [[ $prev == @(-I|-D|-o|-k|--target|--format|--threshold|--color|--retries|--queue) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -172,7 +172,7 @@ _wardc()
 		_ward_files "" "$val" ""
 		return 0
 		;;
-	--threshold | --retries | --queue)
+	-D | --threshold | --retries | --queue)
 		return 0
 		;;
 	--target)
@@ -211,7 +211,7 @@ _wardc()
 	fi
 
 	if [[ $cur == -* ]]; then
-		local opts='-I --target= -Werror -fdiagnostics-format= --color= -h --help'
+		local opts='-I -D --target= -Werror -fdiagnostics-format= --color= -h --help'
 		case $cmd in
 		compile) opts+=' -o --record' ;;
 		explain) opts+=' --format= --bpf --retries= --queue=' ;;

@@ -82,8 +82,10 @@ if ! (cd "$T" &&
 	exit 1
 fi
 chmod 644 "$T/in/ca.pem"
-if ! "$WARDC" compile -I "$top/stdlib-policies" \
-	"$top/stdlib-policies/pip-install.ward" -o "$T/pip.wardb" 2>"$T/cc.log"; then
+# The stdlib profile, as a user compiles it for an index of their own.
+if ! "$WARDC" compile -I "$top/stdlib-policies" -D pip_index=index.test \
+	-D 'pip_files=*.files.test' "$top/stdlib-policies/pip-install.ward" \
+	-o "$T/pip.wardb" 2>"$T/cc.log"; then
 	fail build/policy "$(head -c 300 "$T/cc.log")"
 	exit 1
 fi
