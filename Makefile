@@ -146,7 +146,7 @@ all: $(WARDC) $(WARD)
 # Idempotent and quiet: installs only what is missing.
 DEB_PACKAGES := build-essential flex bison pkg-config libseccomp-dev libcap-dev \
 	libyaml-dev libcmocka-dev libsodium-dev zlib1g-dev clang llvm libclang-rt-14-dev \
-	iproute2 util-linux procps python3 python3-yaml python3-venv mypy jq bubblewrap hyperfine valgrind \
+	iproute2 util-linux procps python3 python3-pip python3-yaml python3-venv mypy jq bubblewrap hyperfine valgrind \
 	clang-format cppcheck groff-base man-db \
 	linux-libc-dev-arm64-cross libc6-dev-arm64-cross strace \
 	crun runc nodejs python3-numpy python3-pandas python3-scipy python3-matplotlib \

@@ -158,7 +158,7 @@ _wardc()
 	opt='' val=''
 	if [[ $cur == -*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(-I|-o|-k|--target|--format|--threshold|--color|--retries|--queue) ]]; then
+	elif [[ $prev == @(-I|-D|-o|-k|--target|--format|--threshold|--color|--retries|--queue) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -172,7 +172,7 @@ _wardc()
 		_ward_files "" "$val" ""
 		return 0
 		;;
-	--threshold | --retries | --queue)
+	-D | --threshold | --retries | --queue)
 		return 0
 		;;
 	--target)
@@ -211,7 +211,7 @@ _wardc()
 	fi
 
 	if [[ $cur == -* ]]; then
-		local opts='-I --target= -Werror -fdiagnostics-format= --color= -h --help'
+		local opts='-I -D --target= -Werror -fdiagnostics-format= --color= -h --help'
 		case $cmd in
 		compile) opts+=' -o --record' ;;
 		explain) opts+=' --format= --bpf --retries= --queue=' ;;
@@ -268,7 +268,7 @@ _ward_policy()
 		fi
 		case $w in
 		--) return 1 ;;
-		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --upstream-proxy | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) skip=1 ;;
 		=) skip=1 ;;
 		-*) ;;
 		*)
@@ -317,7 +317,7 @@ _ward()
 	opt='' val=''
 	if [[ $cur == --*=* ]]; then
 		opt=${cur%%=*} val=${cur#*=}
-	elif [[ $prev == @(--slot|--report|--record|--expect-digest|--trusted-key|--stdin|--stdout|--stderr|--cgroup-base|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
+	elif [[ $prev == @(--slot|--report|--record|--expect-digest|--trusted-key|--stdin|--stdout|--stderr|--cgroup-base|--upstream-proxy|--host-uid|--host-gid|--input|--export-dir|--manifest|--workspace-base) ]]; then
 		opt=$prev val=$cur
 	fi
 	local lead=
@@ -347,6 +347,10 @@ _ward()
 		;;
 	--report | --record | --stdout | --stderr | --manifest | --export-dir | --workspace-base | --queue-dir | --trusted-key)
 		_ward_files "$lead" "$val" ""
+		return 0
+		;;
+	--upstream-proxy)
+		# an address and a port: nothing to offer
 		return 0
 		;;
 	--cgroup-base)
@@ -381,14 +385,14 @@ _ward()
 	esac
 
 	if [[ $cur == -* ]]; then
-		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--record=\n--expect-digest=\n--trusted-key=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
+		_ward_reply $'--slot=\n--input=\n--export-dir=\n--manifest=\n--workspace-base=\n--keep-workspace\n--replace\n--report=\n--record=\n--expect-digest=\n--trusted-key=\n--stdin=\n--stdout=\n--stderr=\n--cgroup-base=\n--upstream-proxy=\n--host-uid=\n--host-gid=\n--max-sandboxes=\n--queue-timeout=\n--queue-dir=\n-v\n--verbose\n-h\n--help\n-V\n--version\n--'
 		return 0
 	fi
 
 	# The policy, then `--'.
 	for ((i = 1; i < cword; i++)); do
 		case ${words[i]} in
-		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
+		--slot | --report | --record | --expect-digest | --trusted-key | --stdin | --stdout | --stderr | --cgroup-base | --upstream-proxy | --host-uid | --host-gid | --input | --export-dir | --manifest | --workspace-base) ((i++)) ;;
 		-*) ;;
 		*)
 			_ward_reply --

@@ -216,7 +216,10 @@ struct ward_stmt {
 
 	/* NET_ALLOW */
 	const char *proto;	 /* "tcp" or "udp" */
-	struct ward_value *dest; /* an ADDR or a NAME (a host) */
+	struct ward_value *dest; /* an ADDR or a NAME (a host); by_name: a
+				    STRING (a domain name) or a NAME (a string
+				    constant holding one) */
+	bool by_name;		 /* `allow tcp name ...` */
 	struct ward_port_range *ports;
 	size_t nports;
 

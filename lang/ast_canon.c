@@ -112,6 +112,11 @@ static void stmt(FILE *out, const struct ward_stmt *s)
 	for (size_t i = 0; i < s->nvalues; i++)
 		value(out, s->values[i]);
 	str(out, s->proto);
+	/* A name rule's constant differs from a host of that name; a
+	 * quoted name is already told apart by its value's kind (and keeps
+	 * the serialisation, and so the digests, it had). */
+	if (s->by_name && s->dest && s->dest->kind != WARD_V_STRING)
+		fputc('N', out);
 	value(out, s->dest);
 	num(out, 'P', s->nports);
 	for (size_t i = 0; i < s->nports; i++) {

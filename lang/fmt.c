@@ -369,7 +369,7 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 	case WARD_S_NET_ALLOW:
 		put(m, "allow ");
 		put(m, s->proto);
-		put(m, s->dest->kind == WARD_V_STRING ? " name " : " ");
+		put(m, s->by_name ? " name " : " ");
 		value(m, s->dest, depth);
 		put(m, " port ");
 		for (size_t i = 0; i < s->nports; i++) {

@@ -562,6 +562,32 @@ net_item:
 		NEED($$ = ward_new_stmt(p, WARD_S_NET_ALLOW, @$, @1));
 		$$->proto = $2 ? "udp" : "tcp";
 		$$->dest = $4;
+		$$->by_name = true;
+		$$->ports = ward_arena_alloc(p->arena,
+					     $6.n * sizeof(*$$->ports));
+		NEED($$->ports);
+		for (size_t i = 0; i < $6.n; i++)
+			$$->ports[i] = *(struct ward_port_range *)$6.items[i];
+		$$->nports = $6.n;
+	  }
+	| "allow" proto name NAME "port" ports ";" {
+		/* The domain name held by a string constant: one the user
+		 * sets when compiling (`wardc compile -D NAME=VALUE`, 1.9),
+		 * so that a profile can name the host it is compiled for.
+		 * A NAME only, not a keyword: after `allow tcp name` a
+		 * keyword can only be `port` (a rule for a host called
+		 * `name`). */
+		if (strcmp($3, "name") != 0) {
+			ward_parse_error(p, @3,
+					 "expected `name` before a domain "
+					 "name's constant");
+			ward_diag_help(p->diags, "write `allow %s name %s port ...;`",
+				       $2 ? "udp" : "tcp", $4);
+		}
+		NEED($$ = ward_new_stmt(p, WARD_S_NET_ALLOW, @$, @1));
+		$$->proto = $2 ? "udp" : "tcp";
+		NEED($$->dest = ward_name_value(p, $4, @4));
+		$$->by_name = true;
 		$$->ports = ward_arena_alloc(p->arena,
 					     $6.n * sizeof(*$$->ports));
 		NEED($$->ports);
@@ -1168,6 +1194,14 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 	bool others;
 	bool semi, rbrace;
 
+	/* After an allow rule's destination a string or a NAME continues
+	 * only `name` ("index.example", or a constant's name), and `port`
+	 * is what was missed. (Where a name goes, every keyword is wanted:
+	 * there `port` is one of them.) */
+	if (after_string || (want[YYSYMBOL_PORT] &&
+			     (want[YYSYMBOL_STRING] || want[YYSYMBOL_NAME]) &&
+			     !want[YYSYMBOL_TCP]))
+		want[YYSYMBOL_STRING] = want[YYSYMBOL_NAME] = false;
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		const struct family *f = &families[i];
 		if (!family_in(f, want))
@@ -1185,10 +1219,6 @@ static void put_expected(struct buf *b, bool *want, bool after_string)
 			for (int k = YYSYMBOL_WARD; k <= YYSYMBOL_KILL; k++)
 				want[k] = false;
 	}
-	/* After an allow rule's destination a string continues only `name`
-	 * ("index.example"), and `port` is what was missed. */
-	if (after_string || (want[YYSYMBOL_PORT] && want[YYSYMBOL_STRING]))
-		want[YYSYMBOL_STRING] = false;
 	if (want[YYSYMBOL_SEMI] || want[YYSYMBOL_RBRACE] ||
 	    want[YYSYMBOL_RPAREN] || want[YYSYMBOL_COMMA])
 		for (size_t i = 0;

@@ -105,6 +105,7 @@ net | all)
 	echo "== net"
 	run_script_suite net tests/net/run.sh
 	run_script_suite net-names tests/net/names.sh
+	run_script_suite net-pip tests/net/pip.sh
 	;;
 esac
 case $suite in

@@ -261,14 +261,34 @@ static const char *rule_name(struct sema *s, const struct ward_value *v,
 			     struct ward_psl **psl, bool *psl_tried)
 {
 	char norm[WARD_DNSNAME_MAX + 1];
-	const char *why, *help;
+	const char *why, *help, *str = v->str;
+	size_t len = v->len;
 
-	if (memchr(v->str, '\0', v->len) ||
-	    ward_dnsname_normalise(v->str, v->len, norm, &why, &help) < 0) {
+	/* A string constant's name: the constant must exist (a profile
+	 * leaves it to the user, `wardc compile -D NAME=VALUE`) and hold
+	 * a string, checked like a quoted one. */
+	if (v->kind == WARD_V_NAME) {
+		if (!ward_symtab_get(&s->consts, v->str)) {
+			ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+				  "the domain name's constant `%s` is not "
+				  "defined",
+				  v->str);
+			ward_diag_help(s->d,
+				       "set it when compiling: `wardc "
+				       "compile -D %s=index.example ...`, or "
+				       "define it: `const %s = "
+				       "\"index.example\";`",
+				       v->str, v->str);
+			return NULL;
+		}
+		if (!sema_string(s, v, "a name rule", &str, &len))
+			return NULL;
+	}
+	if (memchr(str, '\0', len) ||
+	    ward_dnsname_normalise(str, len, norm, &why, &help) < 0) {
 		ward_diag(s->d, WARD_SEV_ERROR, v->loc,
-			  "the domain name `%s` %s", v->str,
-			  memchr(v->str, '\0', v->len) ? "has a NUL byte"
-						       : why);
+			  "the domain name `%s` %s", str,
+			  memchr(str, '\0', len) ? "has a NUL byte" : why);
 		if (help)
 			ward_diag_help(s->d, "%s", help);
 		return NULL;
@@ -324,8 +344,7 @@ static void check_names(struct sema *s)
 		const struct ward_stmt *st = items[i];
 		const char *name;
 
-		if (st->kind != WARD_S_NET_ALLOW ||
-		    st->dest->kind != WARD_V_STRING)
+		if (st->kind != WARD_S_NET_ALLOW || !st->by_name)
 			continue;
 		if (!(name = rule_name(s, st->dest, &psl, &psl_tried)))
 			continue;
@@ -420,8 +439,7 @@ void sema_net(struct sema *s)
 		struct dest dests[64];
 		size_t nd;
 
-		if (st->kind != WARD_S_NET_ALLOW ||
-		    st->dest->kind == WARD_V_STRING)
+		if (st->kind != WARD_S_NET_ALLOW || st->by_name)
 			continue;
 		proto =
 		    strcmp(st->proto, "udp") == 0 ? IPPROTO_UDP : IPPROTO_TCP;

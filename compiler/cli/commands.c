@@ -21,6 +21,8 @@
  * for which target, and how to show the diagnostics. */
 const struct wardc_option wardc_general_options[] = {
     {"-I", NULL, "DIR", OPT_INCDIR, "add DIR to the search path of `use`"},
+    {"-D", NULL, "NAME=VALUE", OPT_DEFINE,
+     "define the string constant NAME (a name rule's domain name)"},
     {"--target", NULL, "ARCH", OPT_TARGET,
      "x86_64 or aarch64 (default: this machine's)"},
     {"-Werror", NULL, NULL, OPT_WERROR, "treat warnings as errors"},

@@ -45,6 +45,7 @@ struct wardc_args {
  * gcc-style one (-fdiagnostics-format=json). */
 enum wardc_opt_id {
 	OPT_INCDIR,
+	OPT_DEFINE,
 	OPT_TARGET,
 	OPT_WERROR,
 	OPT_DIAG_FORMAT,

@@ -90,6 +90,11 @@ static int set(struct wardc_args *a, const struct wardc_option *o,
 	case OPT_INCDIR:
 		a->opts.incdirs[a->opts.nincdirs++] = v;
 		break;
+	case OPT_DEFINE:
+		if (ward_define_check(v, err) < 0)
+			return -1;
+		a->opts.defines[a->opts.ndefines++] = v;
+		break;
 	case OPT_TARGET:
 		if (!strcmp(v, "x86_64"))
 			a->opts.arch = WARD_ARCH_X86_64;

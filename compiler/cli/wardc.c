@@ -80,13 +80,16 @@ int main(int argc, char **argv)
 
 	_cleanup_free_ const char **incdirs =
 	    calloc((size_t)argc, sizeof(char *));
+	_cleanup_free_ const char **defines =
+	    calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ const char **files =
 	    calloc((size_t)argc, sizeof(char *));
 	_cleanup_free_ const char **slots =
 	    calloc((size_t)argc, sizeof(char *));
-	if (!incdirs || !files || !slots)
+	if (!incdirs || !defines || !files || !slots)
 		return WARDC_USAGE;
 	a.opts.incdirs = incdirs;
+	a.opts.defines = defines;
 	a.files = files;
 	a.slots = slots;
 	rc = wardc_parse(cmd, argc, argv, 2, &a, &err);

@@ -109,6 +109,108 @@ static void derive_landlock(struct ward_checked *c)
 			     p->mounts, p->nmounts, pool_cat, c->pool);
 }
 
+int ward_define_check(const char *def, ward_err *err)
+{
+	const char *eq = strchr(def, '=');
+	size_t n = eq ? (size_t)(eq - def) : 0;
+	bool dash = false;
+
+	if (!eq || n == 0)
+		return ward_fail(err, 0,
+				 "-D takes NAME=VALUE (a string constant), "
+				 "not `%s`",
+				 def);
+	/* NAME as the lexer reads one: a letter or `_`, then letters,
+	 * digits, `_`, and single `-` between them. */
+	if (!(def[0] == '_' || (def[0] >= 'A' && def[0] <= 'Z') ||
+	      (def[0] >= 'a' && def[0] <= 'z')))
+		goto bad_name;
+	for (size_t i = 1; i < n; i++) {
+		char c = def[i];
+		bool w = c == '_' || (c >= 'A' && c <= 'Z') ||
+			 (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+
+		if (c == '-' && !dash && i + 1 < n) {
+			dash = true;
+			continue;
+		}
+		if (!w)
+			goto bad_name;
+		dash = false;
+	}
+	if (dash)
+		goto bad_name;
+	/* VALUE: printable ASCII without `"` and `\`, so that it is the
+	 * string's bytes exactly, with no escape to read (a domain name
+	 * needs none), and bounded. */
+	if (strlen(eq + 1) > WARD_DEFINE_MAX)
+		return ward_fail(err, 0,
+				 "-D %.*s: the value is longer than %d bytes",
+				 (int)n, def, WARD_DEFINE_MAX);
+	for (const char *c = eq + 1; *c; c++)
+		if (*c < 0x20 || *c > 0x7e || *c == '"' || *c == '\\')
+			return ward_fail(
+			    err, 0,
+			    "-D %.*s: the value is printable ASCII "
+			    "without `\"` and `\\`; it has the byte "
+			    "0x%02x",
+			    (int)n, def, (unsigned char)*c);
+	return 0;
+bad_name:
+	return ward_fail(err, 0,
+			 "-D `%.*s` is not a constant's name (a letter or `_`, "
+			 "then letters, digits, `_` and `-`)",
+			 (int)n, def);
+}
+
+/* The -D options as a file of their own, `<command line>`, read before
+ * every other: its constants are the policy's like any other (defined
+ * twice is an error with a note at the first), its lines are where a
+ * diagnostic points, and its canonical form is in the source digest, so
+ * that two blobs compiled for two indexes differ (1.9). */
+static int add_defines(struct ward_session *s, const struct ward_opts *o)
+{
+	struct ward_loc nowhere = {WARD_NO_FILE, 0, 0, 0, 0};
+	struct ward_file **files, *f;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	uint32_t idx;
+
+	if (!o->ndefines)
+		return 0;
+	m = open_memstream(&text, &len);
+	if (!m)
+		return -1;
+	fputs("ward 1;\n", m);
+	for (size_t i = 0; i < o->ndefines; i++) {
+		const char *eq = strchr(o->defines[i], '=');
+
+		fprintf(m, "const %.*s = \"%s\";\n", (int)(eq - o->defines[i]),
+			o->defines[i], eq + 1);
+	}
+	if (fclose(m) != 0) {
+		free(text);
+		return -1;
+	}
+	idx = ward_sources_add(s->src, "<command line>", text, len,
+			       WARD_NO_FILE, nowhere);
+	if (idx == WARD_NO_FILE)
+		return -1;
+	f = ward_parse(s->src, idx, s->diags);
+	files = realloc(s->unit.files,
+			(s->unit.nfiles + 1) * sizeof(*s->unit.files));
+	if (!files) {
+		ward_file_free(f);
+		return -1;
+	}
+	memmove(files + 1, files, s->unit.nfiles * sizeof(*files));
+	files[0] = f;
+	s->unit.files = files;
+	s->unit.nfiles++;
+	return f->nerrors ? -1 : 0;
+}
+
 int ward_session_open(struct ward_session *s, const char *path,
 		      const struct ward_opts *o)
 {
@@ -129,7 +231,7 @@ int ward_session_open(struct ward_session *s, const char *path,
 	rc = ward_load(path, &s->sp, s->src, s->diags, &s->unit, &io_error);
 	if (io_error)
 		return WARDC_USAGE;
-	if (rc < 0 || !s->unit.main) {
+	if (rc < 0 || !s->unit.main || add_defines(s, o) < 0) {
 		ward_diags_flush(s->diags);
 		return WARDC_POLICY_ERROR;
 	}

@@ -9,6 +9,7 @@
 #include "diag.h"
 #include "load.h"
 #include "sema.h"
+#include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,6 +27,11 @@ struct ward_opts {
 	enum ward_color color;
 	FILE *diag_out; /* where diagnostics go (stderr) */
 	bool record;	/* compile --record: the recording variant */
+	/* -D NAME=VALUE, in order: string constants defined as if by
+	 * `const NAME = "VALUE";` in a file read before the policy's
+	 * (docs/spec.md 1.9); checked by the option parser */
+	const char **defines;
+	size_t ndefines;
 };
 
 /* Everything one compilation holds, released in one place. */
@@ -45,6 +51,13 @@ struct ward_session {
 int ward_session_open(struct ward_session *s, const char *path,
 		      const struct ward_opts *o);
 void ward_session_close(struct ward_session *s);
+
+/* The longest value of a -D option. */
+#define WARD_DEFINE_MAX 1024
+
+/* Is def a -D option's NAME=VALUE (docs/spec.md 1.9)? Returns 0, or -1
+ * with what is wrong in err. */
+int ward_define_check(const char *def, ward_err *err);
 
 /* Check one file (a policy or a fragment). Returns a WARDC_* code. */
 int ward_driver_check(const char *path, const struct ward_opts *o);

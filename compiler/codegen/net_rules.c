@@ -347,11 +347,14 @@ void ward_net_narrow_socket(struct ward_net_rules_ctx *x)
 	struct ward_syscall_rule *sc;
 	int at;
 
-	refuse(x, "socket", refused,
-	       refused_sockets(x->p->net.mode == WARD_NET_ALLOWLIST &&
-				   x->p->net.nrules > 0,
-			       refused),
-	       EAFNOSUPPORT);
+	/* An allow-list of names only is an allow-list too: its programs
+	 * need TCP sockets, and UDP ones for the stub (5.11). */
+	refuse(
+	    x, "socket", refused,
+	    refused_sockets(x->p->net.mode == WARD_NET_ALLOWLIST &&
+				(x->p->net.nrules > 0 || x->p->net.nnames > 0),
+			    refused),
+	    EAFNOSUPPORT);
 	/* Every refusal of socket(), the policy's own as well, is a
 	 * network attempt on the record (a `net none` run that tries
 	 * AF_INET shows it). */

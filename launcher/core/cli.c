@@ -33,7 +33,8 @@ enum {
 	OPT_QDIR,
 	OPT_TRUSTED,
 	OPT_RECORD,
-	OPT_EVENTS
+	OPT_EVENTS,
+	OPT_UPROXY
 };
 
 static const struct option options[] = {
@@ -58,6 +59,7 @@ static const struct option options[] = {
     {"trusted-key", required_argument, NULL, OPT_TRUSTED},
     {"record", required_argument, NULL, OPT_RECORD},
     {"session-events", required_argument, NULL, OPT_EVENTS},
+    {"upstream-proxy", required_argument, NULL, OPT_UPROXY},
     {"verbose", no_argument, NULL, 'v'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -113,6 +115,13 @@ void ward_cli_usage(FILE *f)
 	    "cgroup\n"
 	    "                         /ward; rootless: a base delegated to "
 	    "you)\n"
+	    "  --upstream-proxy ADDR:PORT\n"
+	    "                         open the connections of name rules "
+	    "with\n"
+	    "                         `CONNECT name:port` through this HTTP "
+	    "proxy\n"
+	    "                         (an IPv4 address, or [IPv6]; the report "
+	    "says)\n"
 	    "  --host-uid N, --host-gid N\n"
 	    "                         root only: the unprivileged host ids "
 	    "the\n"
@@ -241,6 +250,9 @@ static int parse_option(struct ward_cli *cli, int c, char **argv, int argc,
 		return 0;
 	case OPT_CGBASE:
 		cli->cgroup_base = optarg;
+		return 0;
+	case OPT_UPROXY: /* read by relay.c: ward_relay_proxy_set */
+		cli->upstream_proxy = optarg;
 		return 0;
 	case OPT_SLOT:
 		return add_slot(cli, optarg, err);

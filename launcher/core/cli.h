@@ -35,6 +35,7 @@ struct ward_cli {
 	const char *stdout_path;    /* NULL: ward's own stdout */
 	const char *stderr_path;    /* NULL: ward's own stderr */
 	const char *cgroup_base;    /* NULL: the default base */
+	const char *upstream_proxy; /* --upstream-proxy ADDR:PORT, or NULL */
 	/* The output channel (channel.h, docs/spec.md part 6). */
 	struct ward_slot_arg *inputs; /* --input NAME=HOSTPATH: copied in */
 	size_t ninputs;

@@ -259,7 +259,10 @@ struct ward_net_record {
 	uint32_t type;	 /* socket(): its type argument */
 	int32_t nr;	 /* WARD_NC_OTHER: the syscall */
 	int32_t err;	 /* the answer's errno; 0: it succeeded */
-	uint32_t reserved;
+	/* Relayed through ward --upstream-proxy: 1, or the status of the
+	 * proxy's reply once it came (100..999); 0: not through a proxy. */
+	uint16_t proxy;
+	uint16_t reserved;
 	uint8_t addr[16]; /* network order; IPv4 in the first 4 bytes */
 	char name[256];	  /* allowed by name: the name asked, else "" */
 	/* Relayed (a TLS port of a name rule, docs/spec.md 5.11): one record
@@ -281,6 +284,10 @@ enum ward_relay_end {
 	WARD_RELAY_TIMEOUT = 6, /* refused: no whole ClientHello in time */
 	WARD_RELAY_FAILED = 7,	/* the server's connect or a read failed */
 	WARD_RELAY_RUN_END = 8, /* still open when the sandbox ended */
+	/* Through ward --upstream-proxy (http_proxy.h): */
+	WARD_RELAY_PROXY_REFUSED = 9,  /* it answered other than 2xx */
+	WARD_RELAY_PROXY_INVALID = 10, /* its reply is not an HTTP head */
+	WARD_RELAY_PROXY_TIMEOUT = 11, /* no whole reply in time */
 };
 
 /* A DNS query the stub answered (docs/spec.md 5.11), keyed by (name,

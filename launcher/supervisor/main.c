@@ -49,6 +49,7 @@
 #include "exitcode.h"
 #include "facts.h"
 #include "hardening.h"
+#include "http_proxy.h"
 #include "launch.h"
 #include "net.h"
 #include "ns.h"
@@ -64,6 +65,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
@@ -545,6 +547,22 @@ static int courier_ready(struct run *r, ward_err *err)
 
 /* ---------------------------------------------------------------- run */
 
+/* Is the upstream proxy's port one of a name rule's? */
+static bool proxy_port_named(const struct ward_policy *p)
+{
+	socklen_t len;
+	const struct sockaddr_storage *sa = ward_proxy_addr(&len);
+	uint16_t port = ntohs(sa->ss_family == AF_INET6
+				  ? ((const struct sockaddr_in6 *)sa)->sin6_port
+				  : ((const struct sockaddr_in *)sa)->sin_port);
+
+	for (uint32_t i = 0; i < p->net.nnames; i++)
+		if (port >= p->net.names[i].port_lo &&
+		    port <= p->net.names[i].port_hi)
+			return true;
+	return false;
+}
+
 static int create(struct run *r, ward_err *err)
 {
 	const struct ward_policy *p = &r->blob.policy;
@@ -566,6 +584,20 @@ static int create(struct run *r, ward_err *err)
 		    (r->oom_fd = ward_cg_oom_watch(&r->cg, err)) < 0)
 			return -1;
 	}
+	/* --upstream-proxy beside the programs: they hold the broker's
+	 * connections to the ports of the policy's rules (a name rule's to
+	 * any address), so a proxy on another port would be dropped there:
+	 * refused, not found out connection by connection. */
+	if (p->net.mode == WARD_NET_ALLOWLIST && r->cg.broker &&
+	    ward_proxy_on() && p->net.nnames && !proxy_port_named(p))
+		return ward_fail(
+		    err, 0,
+		    "--upstream-proxy %s: in root mode the cgroup programs "
+		    "let the broker connect only to the ports of the "
+		    "policy's rules, and the proxy's port is none of its name "
+		    "rules' ports: run ward rootless (the broker alone holds "
+		    "the names there), or use a proxy on such a port",
+		    ward_proxy_text());
 	/* NET: the programs are attached to the broker's cgroup2
 	 * directory (root mode), which exists now, before the broker is
 	 * in it and before any process of the sandbox. */
@@ -982,6 +1014,14 @@ int main(int argc, char **argv)
 			printf("ward %s\n", WARD_VERSION);
 		ward_cli_free(&r.cli);
 		return 0;
+	}
+	/* Set before the broker is made, which inherits it (http_proxy.h). */
+	if (r.cli.upstream_proxy &&
+	    ward_proxy_set(r.cli.upstream_proxy, &err) < 0) {
+		print_err("", &err);
+		fprintf(stderr, "Try 'ward --help' for more information.\n");
+		ward_cli_free(&r.cli);
+		return WARD_EXIT_REFUSED;
 	}
 	if (prepare(&r, &err) < 0 || admit(&r, &err) < 0 ||
 	    make_pipes(&r, &err) < 0 || start_courier(&r, true, &err) < 0 ||

@@ -40,6 +40,7 @@
 #include "broker_net.h"
 
 #include "dns.h"
+#include "http_proxy.h"
 #include "records.h"
 #include "relay.h"
 #include "sockaddr.h"
@@ -510,8 +511,10 @@ static int connect_relay(struct ward_broker *b, struct call *c,
 		record(b, r, WARD_NV_ALLOWED, EAGAIN);
 		return EAGAIN;
 	}
-	h = socket(c->s.domain, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-		   IPPROTO_TCP);
+	/* (Through ward --upstream-proxy, of the proxy's family.) */
+	h = socket(ward_proxy_on() ? ward_proxy_addr(&(socklen_t){0})->ss_family
+				   : c->s.domain,
+		   SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, IPPROTO_TCP);
 	if (h < 0) {
 		e = errno;
 		record(b, r, WARD_NV_ALLOWED, e);
@@ -597,8 +600,10 @@ static int do_connect(struct ward_broker *b, struct call *c)
 			return connect_out(b, c, &r);
 		if (proto == IPPROTO_TCP && ward_dns_learned(b, &c->a, &name)) {
 			snprintf(r.name, sizeof(r.name), "%s", name);
+			/* Through ward --upstream-proxy every port's:
+			 * the proxy is asked for the name (relay.h). */
 			if (c->a.port == WARD_RELAY_TLS ||
-			    c->a.port == WARD_RELAY_HTTP)
+			    c->a.port == WARD_RELAY_HTTP || ward_proxy_on())
 				return connect_relay(b, c, &r);
 			return connect_out(b, c, &r);
 		}

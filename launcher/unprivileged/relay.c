@@ -9,12 +9,15 @@
 #include "broker_net.h"
 #include "dns.h"
 #include "http_host.h"
+#include "http_proxy.h"
 #include "records.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define PIPE_BYTES (1 << 20) /* each pipe's size, where the host allows */
@@ -52,6 +55,123 @@ static void end(struct ward_broker *b, struct ward_relay *r, uint8_t how, int e)
 	r->used = false;
 }
 
+static bool past(const struct timespec *until)
+{
+	struct timespec t;
+
+	mono(&t);
+	return t.tv_sec > until->tv_sec ||
+	       (t.tv_sec == until->tv_sec && t.tv_nsec >= until->tv_nsec);
+}
+
+/* The server's connect (or the proxy's), once the ClientHello, if any,
+ * is judged. With a proxy, its CONNECT request for the name judged, and
+ * a time for all of it. false: ended. */
+static bool start_up(struct ward_broker *b, struct ward_relay *r)
+{
+	r->hello = false;
+	if (r->proxy == WARD_RP_REQUEST) {
+		const char *name = r->rec.sni[0] ? r->rec.sni : r->rec.name;
+		int n =
+		    snprintf(r->req, sizeof(r->req),
+			     "CONNECT %s:%u HTTP/1.1\r\nHost: %s:%u\r\n\r\n",
+			     name, r->rec.port, name, r->rec.port);
+
+		if (!name[0] || n < 0 || (size_t)n >= sizeof(r->req)) {
+			end(b, r, WARD_RELAY_FAILED, EINVAL);
+			return false;
+		}
+		r->rlen = (size_t)n;
+		r->rsent = r->plen = 0;
+		mono(&r->until);
+		r->until.tv_sec += WARD_PROXY_MS / 1000;
+	}
+	if (connect(r->out, (const struct sockaddr *)&r->to, r->tolen) < 0 &&
+	    errno != EINPROGRESS) {
+		end(b, r, WARD_RELAY_FAILED, errno);
+		return false;
+	}
+	r->connecting = true;
+	return true;
+}
+
+/* recv(2) as recvmsg(2): the one the broker's own filter allows. */
+static ssize_t take(int fd, uint8_t *m, size_t len, int flags)
+{
+	struct iovec v = {m, len};
+	struct msghdr h = {.msg_iov = &v, .msg_iovlen = 1};
+
+	return recvmsg(fd, &h, flags | MSG_DONTWAIT);
+}
+
+/* The proxy's side, before the tunnel: the request sent, the reply read
+ * up to its empty line and no further (what follows is the server's):
+ * what came is peeked behind what was taken before and judged, then taken
+ * whole when the head has not ended in it (so the socket never stays
+ * readable with nothing done: no spinning on a slow proxy), or exactly to
+ * the head's end when it has. false: ended, or not yet through. */
+static bool proxy_step(struct ward_broker *b, struct ward_relay *r,
+		       const struct pollfd *out)
+{
+	uint8_t *m = r->reply;
+	size_t head = 0;
+	unsigned status = 0;
+	ssize_t n;
+
+	if (r->proxy == WARD_RP_REQUEST) {
+		n = send(r->out, r->req + r->rsent, r->rlen - r->rsent,
+			 MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			end(b, r, WARD_RELAY_FAILED, errno);
+			return false;
+		}
+		if (n > 0)
+			r->rsent += (size_t)n;
+		if (r->rsent < r->rlen)
+			return false;
+		r->proxy = WARD_RP_REPLY;
+		return false;
+	}
+	if (!(out->revents & (POLLIN | POLLHUP | POLLERR)))
+		return false;
+	n = take(r->out, m + r->plen, sizeof(r->reply) - r->plen, MSG_PEEK);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return false;
+	if (n <= 0) {
+		end(b, r, WARD_RELAY_PROXY_INVALID, n < 0 ? errno : ECONNRESET);
+		return false;
+	}
+	switch (ward_proxy_reply(m, r->plen + (size_t)n, &head, &status)) {
+	case WARD_PROXY_MORE:
+		/* No end in it: all of it is the head's. */
+		if (take(r->out, m + r->plen, (size_t)n, 0) != n) {
+			end(b, r, WARD_RELAY_FAILED, EIO);
+			return false;
+		}
+		r->plen += (size_t)n;
+		return false;
+	case WARD_PROXY_INVALID:
+		end(b, r, WARD_RELAY_PROXY_INVALID, EPROTO);
+		return false;
+	case WARD_PROXY_OK:
+		break;
+	}
+	r->rec.proxy = (uint16_t)status;
+	if (status < 200 || status > 299) {
+		end(b, r, WARD_RELAY_PROXY_REFUSED, ECONNREFUSED);
+		return false;
+	}
+	/* Exactly to the head's end: it was peeked, so this reads no
+	 * more. */
+	if (take(r->out, m + r->plen, head - r->plen, 0) !=
+	    (ssize_t)(head - r->plen)) {
+		end(b, r, WARD_RELAY_FAILED, EIO);
+		return false;
+	}
+	r->proxy = WARD_RP_TUNNEL;
+	return true;
+}
+
 bool ward_relay_room(void)
 {
 	for (size_t i = 0; i < WARD_RELAY_MAX; i++)
@@ -66,7 +186,6 @@ int ward_relay_start(struct ward_broker *b, int in, int out,
 {
 	struct ward_relay *r = NULL;
 
-	(void)b;
 	for (size_t i = 0; i < WARD_RELAY_MAX && !r; i++)
 		if (!relays[i].used)
 			r = &relays[i];
@@ -76,16 +195,29 @@ int ward_relay_start(struct ward_broker *b, int in, int out,
 		return EAGAIN;
 	}
 	r->used = true;
-	r->hello = true;
+	/* The ClientHello (or HTTP head) is read first on the ports that
+	 * carry one; through a proxy, the other ports' connections of name
+	 * rules come here too, and start at once. */
+	r->hello = rec->port == WARD_RELAY_TLS || rec->port == WARD_RELAY_HTTP;
 	r->up_connected = r->connecting = false;
-	r->to = *to;
-	r->tolen = tolen;
+	r->proxy = ward_proxy_on() ? WARD_RP_REQUEST : WARD_RP_NONE;
+	if (r->proxy) {
+		socklen_t plen;
+		const struct sockaddr_storage *pa = ward_proxy_addr(&plen);
+
+		r->to = *pa;
+		r->tolen = plen;
+	} else {
+		r->to = *to;
+		r->tolen = tolen;
+	}
 	r->in = in;
 	r->out = out;
 	r->hlen = r->hsent = 0;
 	r->rec = *rec;
 	r->rec.sni[0] = '\0';
 	r->rec.sent = r->rec.received = 0;
+	r->rec.proxy = r->proxy ? 1 : 0;
 	for (int d = 0; d < 2; d++) {
 		r->fill[d] = 0;
 		r->eof[d] = r->done[d] = false;
@@ -106,6 +238,10 @@ int ward_relay_start(struct ward_broker *b, int in, int out,
 	setsockopt(in, SOL_SOCKET, SO_SNDBUF, &(int){PIPE_BYTES}, sizeof(int));
 	mono(&r->until);
 	r->until.tv_sec += WARD_RELAY_HELLO_MS / 1000;
+	/* (On failure it ended, on the record: the task sees its end
+	 * close, as a reset connection.) */
+	if (!r->hello)
+		start_up(b, r);
 	return 0;
 }
 
@@ -125,6 +261,10 @@ size_t ward_relay_poll(struct ward_broker *b, struct pollfd *pfd,
 			ein = POLLIN;
 		} else if (!r->up_connected) {
 			eout = POLLOUT;
+		} else if (r->proxy == WARD_RP_REQUEST) {
+			eout = POLLOUT;
+		} else if (r->proxy == WARD_RP_REPLY) {
+			eout = POLLIN;
 		} else if (r->hello || r->hsent < r->hlen) {
 			ein = r->hello ? POLLIN : 0;
 			eout = r->hello ? 0 : POLLOUT;
@@ -183,14 +323,7 @@ static bool read_hello(struct ward_broker *b, struct ward_relay *r)
 		end(b, r, WARD_RELAY_OTHER, 0);
 		return false;
 	}
-	r->hello = false;
-	if (connect(r->out, (const struct sockaddr *)&r->to, r->tolen) < 0 &&
-	    errno != EINPROGRESS) {
-		end(b, r, WARD_RELAY_FAILED, errno);
-		return false;
-	}
-	r->connecting = true;
-	return true;
+	return start_up(b, r);
 }
 
 /* Move what one direction can: source to its pipe, its pipe to the
@@ -263,6 +396,9 @@ void ward_relay_event(struct ward_broker *b, struct ward_relay *r,
 	}
 	if (r->hello || !r->up_connected)
 		return;
+	if ((r->proxy == WARD_RP_REQUEST || r->proxy == WARD_RP_REPLY) &&
+	    !proxy_step(b, r, &pfd[1]))
+		return;
 	if (r->hsent < r->hlen) {
 		ssize_t n = send(r->out, r->buf + r->hsent, r->hlen - r->hsent,
 				 MSG_DONTWAIT | MSG_NOSIGNAL);
@@ -308,9 +444,6 @@ static void drain(struct ward_broker *b)
 
 void ward_relay_sweep(struct ward_broker *b, bool all)
 {
-	struct timespec t;
-
-	mono(&t);
 	if (all)
 		drain(b);
 	for (size_t i = 0; i < WARD_RELAY_MAX; i++) {
@@ -322,9 +455,10 @@ void ward_relay_sweep(struct ward_broker *b, bool all)
 			end(b, r,
 			    r->hello ? WARD_RELAY_TIMEOUT : WARD_RELAY_RUN_END,
 			    0);
-		else if (r->hello && (t.tv_sec > r->until.tv_sec ||
-				      (t.tv_sec == r->until.tv_sec &&
-				       t.tv_nsec >= r->until.tv_nsec)))
+		else if (r->hello && past(&r->until))
 			end(b, r, WARD_RELAY_TIMEOUT, 0);
+		else if (r->proxy != WARD_RP_NONE &&
+			 r->proxy != WARD_RP_TUNNEL && past(&r->until))
+			end(b, r, WARD_RELAY_PROXY_TIMEOUT, ETIMEDOUT);
 	}
 }

@@ -12,11 +12,20 @@
  * splice() through a pipe each, never reading them, without ever blocking. Each
  * connection is one record: its name, server name, bytes each way and
  * how it ended (facts.h, enum ward_relay_end).
+ *
+ * With ward --upstream-proxy (http_proxy.h) every connection of a name rule
+ * is relayed, on any port: the relay connects to the proxy instead, asks
+ * it for `CONNECT NAME:PORT` (NAME: the judged server name on a TLS or
+ * HTTP port, else the name whose answer gave the address), reads its
+ * reply strictly and opens the tunnel only on a 2xx; the ClientHello goes
+ * on after that. On the other ports nothing is read before: the relay
+ * starts at once, as a connect would.
  */
 #ifndef WARD_RELAY_H
 #define WARD_RELAY_H
 
 #include "facts.h"
+#include "http_proxy.h"
 #include "tls_hello.h"
 
 #include <poll.h>
@@ -38,6 +47,7 @@ struct ward_relay {
 	bool hello;	       /* still reading the ClientHello */
 	bool connecting;       /* the server's connect started */
 	bool up_connected;     /* ... and finished */
+	uint8_t proxy;	       /* enum ward_relay_proxy */
 	int in;		       /* the broker's end of the task's pair */
 	int out;	       /* the socket to the server (host namespace) */
 	int pipe[2][2];	       /* [0]: in to out, [1]: out to in */
@@ -50,6 +60,17 @@ struct ward_relay {
 	struct ward_net_record rec;
 	struct sockaddr_storage to; /* the server, connected after the hello */
 	socklen_t tolen;
+	char req[640]; /* the CONNECT request (two names of 253 at most) */
+	size_t rlen, rsent;
+	uint8_t reply[WARD_PROXY_REPLY_MAX]; /* the proxy's reply head so far */
+	size_t plen;
+};
+
+enum ward_relay_proxy {
+	WARD_RP_NONE,	 /* straight to the server */
+	WARD_RP_REQUEST, /* sending the proxy the CONNECT request */
+	WARD_RP_REPLY,	 /* reading its reply */
+	WARD_RP_TUNNEL,	 /* its 2xx came: the server's bytes from here */
 };
 
 /* Is a relay free? */

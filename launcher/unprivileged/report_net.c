@@ -4,6 +4,8 @@
  */
 #include "report_net.h"
 
+#include "http_proxy.h"
+
 #include "blob.h"
 #include "json.h"
 
@@ -115,6 +117,11 @@ static void put_relay(FILE *f, const struct ward_net_record *n)
 	    [WARD_RELAY_TIMEOUT] = "refused: no ClientHello in time",
 	    [WARD_RELAY_FAILED] = "failed",
 	    [WARD_RELAY_RUN_END] = "open at the run's end",
+	    [WARD_RELAY_PROXY_REFUSED] = "refused by the upstream proxy",
+	    [WARD_RELAY_PROXY_INVALID] = "failed: the upstream proxy's reply "
+					 "is not HTTP",
+	    [WARD_RELAY_PROXY_TIMEOUT] = "failed: no reply from the upstream "
+					 "proxy in time",
 	};
 
 	fputs(", \"relay\": ", f);
@@ -127,6 +134,15 @@ static void put_relay(FILE *f, const struct ward_net_record *n)
 	fprintf(f, ", \"sent\": %llu, \"received\": %llu, \"ended\": ",
 		(unsigned long long)n->sent, (unsigned long long)n->received);
 	ward_json_str(f, ends[n->relay]);
+	/* Through ward --upstream-proxy: its reply's status (null before
+	 * one came); absent otherwise. */
+	if (n->proxy) {
+		fputs(", \"proxy_status\": ", f);
+		if (n->proxy >= 100)
+			fprintf(f, "%u", (unsigned)n->proxy);
+		else
+			fputs("null", f);
+	}
 	fputc('}', f);
 }
 
@@ -331,6 +347,10 @@ void ward_report_network(FILE *f, const struct ward_report *r)
 		}
 		fputc(']', f);
 	}
+	/* ward --upstream-proxy: where the name rules' connections went */
+	fputs(", \"upstream_proxy\": ", f);
+	ward_json_str(f,
+		      list && r->policy->net.nnames ? ward_proxy_text() : NULL);
 	fputs(", \"dns_dropped\": ", f);
 	ward_json_u64_or_null(f, b && list && r->policy->net.nnames,
 			      b ? b->dns_dropped : 0);

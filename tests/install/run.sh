@@ -125,11 +125,13 @@ stdlib=$root/share/ward/stdlib
 real=$(cd "$stdlib" && pwd -P)
 in_work() { (cd "$work" && "$@"); }
 
+# (with the constants a profile leaves to its user set, as its header does)
+. "$top/tests/lib/stdlib_defines.sh"
 n=0
 for f in "$stdlib"/*.ward "$stdlib"/*/*.ward; do
 	[ -f "$f" ] || continue
 	n=$((n + 1))
-	check "stdlib/check/${f#"$stdlib"/}" in_work "$wardc" check -Werror "$f"
+	check "stdlib/check/${f#"$stdlib"/}" in_work "$wardc" check -Werror $(stdlib_defines "$f") "$f"
 done
 [ "$n" -gt 0 ] || fail stdlib/check "no installed policy"
 
@@ -413,7 +415,7 @@ complete_ok target-equals 'wardc compile x.ward --target=x' x86_64
 complete_ok color-values 'wardc check --color=' always auto never
 complete_ok diag-values 'wardc check -fdiagnostics-format=' json text
 complete_ok explain-options 'wardc explain --' --bpf --color= --format= --help --queue= --retries= --target= nospace
-complete_ok fmt-options 'wardc fmt -' --check --color= --help --target= -I -Werror -fdiagnostics-format= -h -w nospace
+complete_ok fmt-options 'wardc fmt -' --check --color= --help --target= -D -I -Werror -fdiagnostics-format= -h -w nospace
 complete_ok explain-formats 'wardc explain --format ' json text yaml
 complete_ok lint-formats 'wardc lint --format=' json sarif text
 complete_ok list-rules-formats 'wardc lint --list-rules --format ' json markdown text
@@ -431,7 +433,7 @@ complete_ok ward-options 'ward --s' --slot= --stderr= --stdin= --stdout= nospace
 complete_ok ward-all-options 'ward -' -- --cgroup-base= --expect-digest= --export-dir= --help \
 	--host-gid= --host-uid= --input= --keep-workspace --manifest= --max-sandboxes= --queue-dir= \
 	--queue-timeout= --record= --replace --report= --slot= --stderr= \
-	--stdin= --stdout= --trusted-key= --verbose --version --workspace-base= -V -h -v nospace
+	--stdin= --stdout= --trusted-key= --upstream-proxy= --verbose --version --workspace-base= -V -h -v nospace
 complete_ok stdout-file 'ward --stdout d' d.txt
 complete_ok report-equals-file 'ward --report=d' d.txt
 cgmnt=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)

@@ -11,11 +11,17 @@ fails=0
 pass() { echo "PASS stdlib/$1"; }
 fail() { echo "FAIL stdlib/$1: $2"; fails=$((fails + 1)); }
 
+# The constants a profile leaves to the user (wardc compile -D).
+. tests/lib/stdlib_defines.sh
+defines() { stdlib_defines "$1"; }
+
 for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 	[ -f "$src" ] || continue
 	name=${src#stdlib-policies/}
+	D=$(defines "$name")
 	for target in x86_64 aarch64; do
-		if out=$($WARDC check -Werror --target "$target" "$src" 2>&1); then
+		# shellcheck disable=SC2086
+		if out=$($WARDC check -Werror --target "$target" $D "$src" 2>&1); then
 			pass "check/$target/$name"
 		else
 			fail "check/$target/$name" "$(printf '%s' "$out" | head -5)"
@@ -28,8 +34,9 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 	fi
 	grep -q '^policy ' "$src" || continue
 	base=$(basename "$src" .ward)
-	if ! $WARDC compile "$src" -o "$tmp/$base.1" 2>"$tmp/err" ||
-		! $WARDC compile "$src" -o "$tmp/$base.2" 2>>"$tmp/err"; then
+	# shellcheck disable=SC2086
+	if ! $WARDC compile $D "$src" -o "$tmp/$base.1" 2>"$tmp/err" ||
+		! $WARDC compile $D "$src" -o "$tmp/$base.2" 2>>"$tmp/err"; then
 		fail "compile/$name" "$(head -5 "$tmp/err")"
 		continue
 	fi
@@ -69,7 +76,8 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 	fmtsrc="stdlib-policies/.fmt-$base.ward"
 	if $WARDC fmt "$src" >"$tmp/fmt.ward" 2>"$tmp/err"; then
 		cp "$tmp/fmt.ward" "$fmtsrc"
-		if $WARDC compile "$fmtsrc" -o "$tmp/$base.fmt" 2>"$tmp/err" &&
+		# shellcheck disable=SC2086
+		if $WARDC compile $D "$fmtsrc" -o "$tmp/$base.fmt" 2>"$tmp/err" &&
 			cmp -s "$tmp/$base.1" "$tmp/$base.fmt"; then
 			pass "fmt-same-blob/$name"
 		else
@@ -80,6 +88,35 @@ for src in stdlib-policies/*.ward stdlib-policies/*/*.ward; do
 		fail "fmt/$name" "$(head -3 "$tmp/err")"
 	fi
 done
+
+# pip-install names no index of its own: without the constants it does not
+# compile, and says how to set them; with them, the index and its file host
+# are its only names (explain), and two indexes make two different blobs
+# (the constants are in the source digest).
+pip=stdlib-policies/pip-install.ward
+out=$($WARDC compile "$pip" -o "$tmp/pip.none" 2>&1)
+rc=$?
+if [ "$rc" = 1 ] && [ ! -e "$tmp/pip.none" ] &&
+	printf '%s' "$out" | grep -q "constant \`pip_index\` is not defined" &&
+	printf '%s' "$out" | grep -q "wardc compile -D pip_files="; then
+	pass pip-install/needs-the-index
+else
+	fail pip-install/needs-the-index "rc=$rc $(printf '%s' "$out" | head -3)"
+fi
+# shellcheck disable=SC2046
+if $WARDC compile $(defines pip-install.ward) "$pip" -o "$tmp/pip.pypi" 2>"$tmp/err" &&
+	$WARDC compile -D pip_index=index.example -D 'pip_files=*.files.example' \
+		"$pip" -o "$tmp/pip.mine" 2>>"$tmp/err" &&
+	out=$($WARDC explain "$tmp/pip.mine") &&
+	[ "$(printf '%s\n' "$out" | grep -c 'tcp name ')" = 2 ] &&
+	printf '%s' "$out" | grep -q 'tcp name index.example port 443' &&
+	printf '%s' "$out" | grep -q 'tcp name \*.files.example port 443' &&
+	! cmp -s "$tmp/pip.pypi" "$tmp/pip.mine" &&
+	[ "$($WARDC explain "$tmp/pip.pypi" | grep source)" != "$(printf '%s\n' "$out" | grep source)" ]; then
+	pass pip-install/names-the-index-it-is-given
+else
+	fail pip-install/names-the-index-it-is-given "$(head -3 "$tmp/err") $(printf '%s' "$out" | grep 'name ')"
+fi
 
 # `wardc diff` shows what an export rule lets out: a profile against itself
 # is equal (exit 0, nothing printed); with zip and *.zip added to its

@@ -107,6 +107,34 @@ static void refusals(void **state)
 	}
 }
 
+/* --upstream-proxy is taken as given (its address is read by
+ * http_proxy.c, test_http_proxy.c); absent, NULL. */
+static void upstream_proxy(void **state)
+{
+	struct ward_cli cli;
+	ward_err err = {0};
+
+	(void)state;
+	assert_int_equal(parse(&cli, &err,
+			       ARGS("--upstream-proxy", "10.0.0.1:3128",
+				    "p.wardb", "--", "prog")),
+			 0);
+	assert_string_equal(cli.upstream_proxy, "10.0.0.1:3128");
+	ward_cli_free(&cli);
+	assert_int_equal(
+	    parse(&cli, &err,
+		  ARGS("--upstream-proxy=[::1]:8080", "p.wardb", "--", "prog")),
+	    0);
+	assert_string_equal(cli.upstream_proxy, "[::1]:8080");
+	ward_cli_free(&cli);
+	assert_int_equal(parse(&cli, &err, ARGS("p.wardb", "--", "prog")), 0);
+	assert_null(cli.upstream_proxy);
+	ward_cli_free(&cli);
+	assert_int_equal(parse(&cli, &err, ARGS("p.wardb", "--upstream-proxy")),
+			 -1);
+	ward_cli_free(&cli);
+}
+
 static void help_and_version(void **state)
 {
 	struct ward_cli cli;
@@ -126,6 +154,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(full_line),
 	    cmocka_unit_test(refusals),
+	    cmocka_unit_test(upstream_proxy),
 	    cmocka_unit_test(help_and_version),
 	};
 

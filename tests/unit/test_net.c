@@ -585,7 +585,8 @@ struct compiled {
 	int rc;
 };
 
-static struct compiled *compile(const char *text)
+static struct compiled *compile_d(const char *text, const char **defines,
+				  size_t ndefines)
 {
 	struct compiled *c = calloc(1, sizeof(*c));
 	char path[] = "/tmp/ward-test-net-XXXXXX.ward";
@@ -602,11 +603,18 @@ static struct compiled *compile(const char *text)
 			      .arch = WARD_ARCH_X86_64,
 			      .format = WARD_DIAG_TEXT,
 			      .color = WARD_COLOR_NEVER,
-			      .diag_out = c->mem};
+			      .diag_out = c->mem,
+			      .defines = defines,
+			      .ndefines = ndefines};
 	c->rc = ward_session_open(&c->s, path, &o);
 	fflush(c->mem);
 	unlink(path);
 	return c;
+}
+
+static struct compiled *compile(const char *text)
+{
+	return compile_d(text, NULL, 0);
 }
 
 static void compiled_free(struct compiled *c)
@@ -671,6 +679,75 @@ static void narrow_allowlist(void **state)
 	assert_int_equal(sock_raw(c, AF_NETLINK, SOCK_RAW, 0),
 			 NOTIF(WARD_VIA_RECORD_NET, EAFNOSUPPORT));
 	compiled_free(c);
+}
+
+/* An allow-list of names only (no literal rule) is an allow-list: TCP
+ * sockets for its connections, UDP ones for the stub (a first cut
+ * narrowed it like `net none`, and pip could not resolve its index). */
+static void narrow_names_only(void **state)
+{
+	struct compiled *c =
+	    compile(HEAD "net { allow tcp name \"index.example\" port 443; }\n"
+			 "syscalls default errno ENOSYS { allow socket; }");
+
+	(void)state;
+	assert_int_equal(c->rc, 0);
+	assert_int_equal(sock(c, AF_INET, STREAM_CLO, 0), ALLOW);
+	assert_int_equal(sock(c, AF_INET6, SOCK_STREAM, IPPROTO_TCP), ALLOW);
+	assert_int_equal(sock(c, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ALLOW);
+	assert_int_equal(sock(c, AF_NETLINK, SOCK_RAW, 0), EAFNO);
+	assert_int_equal(sock(c, AF_INET, SOCK_RAW, IPPROTO_ICMP), EAFNO);
+	compiled_free(c);
+}
+
+/* A name rule by a string constant set with -D (docs/spec.md 1.9): the
+ * constant's value is the rule's name, normalised; the constants are in
+ * the source digest (two indexes, two digests), and a rule by a constant
+ * is not the rule for a host of that name. */
+static void names_by_define(void **state)
+{
+	static const char src[] =
+	    HEAD "net { allow tcp name idx port 443; }\n"
+		 "syscalls default errno ENOSYS { allow socket; }";
+	const char *a[] = {"idx=Index.Example."}, *b[] = {"idx=other.example"};
+	struct compiled *ca = compile_d(src, a, 1), *cb = compile_d(src, b, 1);
+	struct compiled *none = compile(src);
+	struct compiled *host = compile(
+	    HEAD "net { host idx = 10.0.0.1; allow tcp idx port 443; }\n"
+		 "syscalls default errno ENOSYS { allow socket; }");
+	const char *h[] = {"idx=x.example"};
+	struct compiled *both = compile_d(
+	    HEAD "net { host idx = 10.0.0.1; allow tcp idx port 443; }\n"
+		 "syscalls default errno ENOSYS { allow socket; }",
+	    h, 1);
+
+	(void)state;
+	assert_int_equal(ca->rc, 0);
+	assert_int_equal(ca->s.checked.policy.net.nnames, 1);
+	assert_string_equal(ca->s.checked.policy.net.names[0].name,
+			    "index.example");
+	assert_int_equal(cb->rc, 0);
+	assert_string_equal(cb->s.checked.policy.net.names[0].name,
+			    "other.example");
+	assert_memory_not_equal(ca->s.checked.policy.meta.source_digest,
+				cb->s.checked.policy.meta.source_digest, 32);
+	/* not set: refused, with the way to set it */
+	assert_int_not_equal(none->rc, 0);
+	assert_non_null(strstr(none->diags, "constant `idx` is not defined"));
+	assert_non_null(strstr(none->diags, "wardc compile -D idx="));
+	/* a host rule of the same name, with or without the constant set,
+	 * is a literal rule, and sources that differ only in `name` digest
+	 * apart */
+	assert_int_equal(host->rc, 0);
+	assert_int_equal(host->s.checked.policy.net.nnames, 0);
+	assert_int_equal(both->rc, 0);
+	assert_int_equal(both->s.checked.policy.net.nnames, 0);
+	assert_int_equal(both->s.checked.policy.net.nrules, 1);
+	compiled_free(ca);
+	compiled_free(cb);
+	compiled_free(none);
+	compiled_free(host);
+	compiled_free(both);
 }
 
 static void narrow_net_none(void **state)
@@ -1083,6 +1160,8 @@ int main(void)
 	    cmocka_unit_test(blob_round_trip),
 	    cmocka_unit_test(reader_refuses),
 	    cmocka_unit_test(narrow_allowlist),
+	    cmocka_unit_test(narrow_names_only),
+	    cmocka_unit_test(names_by_define),
 	    cmocka_unit_test(narrow_net_none),
 	    cmocka_unit_test(broker_rules_allowlist),
 	    cmocka_unit_test(records),

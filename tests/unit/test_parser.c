@@ -4,6 +4,7 @@
  * ast.h describes; every kind of syntax error gives its message at its
  * place; recovery reports every error of a file, and no follow-on errors.
  */
+#include "ast_canon.h"
 #include "fe_test.h"
 
 /* ------------------------------------------------------------ top level */
@@ -238,6 +239,51 @@ static void test_net(void **state)
 	assert_string_equal(a->dest->str, "mirror");
 	assert_int_equal(a->ports[0].lo->kind, WARD_V_NAME);
 	parsed_free(p);
+}
+
+/* `allow tcp name` takes a quoted name or a string constant's name (a
+ * NAME, not a keyword); either is a name rule, told apart from a rule for
+ * a pinned host in the tree and in the canonical form (the digest). */
+static void test_net_name_rules(void **state)
+{
+	(void)state;
+	struct parsed *p =
+	    parse_ok("ward 1;\nnet {\n"
+		     "    allow tcp name \"index.test\" port 443;\n"
+		     "    allow tcp name idx port 443;\n"
+		     "    allow tcp idx port 443;\n"
+		     "    allow tcp name port 443;\n"
+		     "}\n");
+	const struct ward_stmt *net = stmt_at(p, 1);
+	assert_int_equal(net->nbody, 4);
+	assert_true(net->body[0]->by_name);
+	assert_int_equal(net->body[0]->dest->kind, WARD_V_STRING);
+	assert_true(net->body[1]->by_name);
+	assert_int_equal(net->body[1]->dest->kind, WARD_V_NAME);
+	assert_string_equal(net->body[1]->dest->str, "idx");
+	assert_false(net->body[2]->by_name);
+	assert_string_equal(net->body[2]->dest->str, "idx");
+	/* a host called `name` */
+	assert_false(net->body[3]->by_name);
+	assert_string_equal(net->body[3]->dest->str, "name");
+	parsed_free(p);
+
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	struct parsed *pa =
+	    parse_ok("ward 1;\nnet { allow tcp name idx port 443; }\n");
+	struct parsed *pb =
+	    parse_ok("ward 1;\nnet { allow tcp idx port 443; }\n");
+	FILE *fa = open_memstream(&a, &alen), *fb = open_memstream(&b, &blen);
+	ward_ast_canonical(pa->file, fa);
+	ward_ast_canonical(pb->file, fb);
+	fclose(fa);
+	fclose(fb);
+	assert_true(alen != blen || memcmp(a, b, alen) != 0);
+	free(a);
+	free(b);
+	parsed_free(pa);
+	parsed_free(pb);
 }
 
 static void test_limits(void **state)
@@ -839,6 +885,7 @@ int main(void)
 	    cmocka_unit_test(test_identity_env),
 	    cmocka_unit_test(test_fs),
 	    cmocka_unit_test(test_net),
+	    cmocka_unit_test(test_net_name_rules),
 	    cmocka_unit_test(test_limits),
 	    cmocka_unit_test(test_syscalls),
 	    cmocka_unit_test(test_conditions),

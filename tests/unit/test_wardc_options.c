@@ -35,7 +35,7 @@ static const struct {
     {"replay", "--ward"},
 };
 static const char general[] =
-    "--color --help --target -I -Werror -fdiagnostics-format -h";
+    "--color --help --target -D -I -Werror -fdiagnostics-format -h";
 static const char every_own[] =
     "--allow-runtime-init --bpf --bundle --capabilities --check --format "
     "--from --list-rules --queue --record --retries --slot --spo-layout "
@@ -152,7 +152,7 @@ static void test_help_lists_exactly_its_options(void **state)
 static int parse(const char *cmd, const char *const *args, struct wardc_args *a,
 		 ward_err *err)
 {
-	static const char *files[16], *incdirs[16], *slots[16];
+	static const char *files[16], *incdirs[16], *slots[16], *defines[16];
 	char *argv[16] = {"wardc", (char *)cmd};
 	int argc = 2;
 
@@ -160,6 +160,7 @@ static int parse(const char *cmd, const char *const *args, struct wardc_args *a,
 	a->files = files;
 	a->slots = slots;
 	a->opts.incdirs = incdirs;
+	a->opts.defines = defines;
 	a->out_format = "text";
 	while (*args)
 		argv[argc++] = (char *)*args++;
@@ -259,6 +260,58 @@ static void test_takes_its_own(void **state)
 	}
 }
 
+/* -D NAME=VALUE: a string constant, its name as the lexer reads one, its
+ * value printable ASCII without a quote or a backslash (no escapes). */
+static void test_define(void **state)
+{
+	struct wardc_args a;
+	ward_err err = {0};
+
+	(void)state;
+	{
+		const char *args[] = {"-D", "pip_index=index.test",
+				      "-Dpip-files=*.files.test", "P", NULL};
+		assert_int_equal(parse("compile", args, &a, &err), 0);
+		assert_int_equal(a.opts.ndefines, 2);
+		assert_string_equal(a.opts.defines[0], "pip_index=index.test");
+		assert_string_equal(a.opts.defines[1],
+				    "pip-files=*.files.test");
+	}
+	{
+		const char *args[] = {"-D", "empty=", "P", NULL};
+		assert_int_equal(parse("check", args, &a, &err), 0);
+	}
+	static const struct {
+		const char *def, *msg;
+	} bad[] = {
+	    {"noequals", "-D takes NAME=VALUE (a string constant), not "
+			 "`noequals`"},
+	    {"=x", "-D takes NAME=VALUE (a string constant), not `=x`"},
+	    {"9a=x", "-D `9a` is not a constant's name"},
+	    {"a-=x", "-D `a-` is not a constant's name"},
+	    {"a--b=x", "-D `a--b` is not a constant's name"},
+	    {"a.b=x", "-D `a.b` is not a constant's name"},
+	    {"a=say \"hi\"", "the byte 0x22"},
+	    {"a=back\\slash", "the byte 0x5c"},
+	    {"a=new\nline", "the byte 0x0a"},
+	    {"a=caf\xc3\xa9", "the byte 0xc3"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[] = {"-D", bad[i].def, "P", NULL};
+		if (parse("compile", args, &a, &err) != -1)
+			fail_msg("-D %s taken", bad[i].def);
+		if (!strstr(err.msg, bad[i].msg))
+			fail_msg("-D %s: `%s`", bad[i].def, err.msg);
+	}
+	{
+		char longv[1100] = "a=";
+		memset(longv + 2, 'x', 1025);
+		const char *args[] = {"-D", longv, "P", NULL};
+		assert_int_equal(parse("compile", args, &a, &err), -1);
+		assert_non_null(strstr(err.msg, "longer than 1024 bytes"));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +320,7 @@ int main(void)
 	    cmocka_unit_test(test_refuses_options_of_other_commands),
 	    cmocka_unit_test(test_the_issue_example),
 	    cmocka_unit_test(test_takes_its_own),
+	    cmocka_unit_test(test_define),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
