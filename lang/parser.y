@@ -569,6 +569,20 @@ net_item:
 			$$->ports[i] = *(struct ward_port_range *)$6.items[i];
 		$$->nports = $6.n;
 	  }
+	| "allow" NAME values ";" {
+		/* `answers` is a word here too, as `name` is above: the
+		 * private networks a DNS answer may lead to (5.11). */
+		if (strcmp($2, "answers") != 0) {
+			ward_parse_error(p, @2,
+					 "expected `tcp`, `udp` or `answers` "
+					 "after `allow`");
+			ward_diag_help(p->diags,
+				       "write `allow tcp %s port ...;`", $2);
+		}
+		NEED($$ = ward_new_stmt(p, WARD_S_NET_ANSWERS, @$, @1));
+		$$->values = (struct ward_value **)$3.items;
+		$$->nvalues = $3.n;
+	  }
 	| error ";"		{ $$ = NULL; yyerrok; }
 	| error RESYNC		{ $$ = NULL; }
 	;

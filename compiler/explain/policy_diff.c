@@ -10,6 +10,7 @@
  * tests/unit/test_diff.c mutates every field in turn.
  */
 #include "policy_diff.h"
+#include "answer_ranges.h"
 
 #include "blob.h"
 #include "consts.h"
@@ -317,6 +318,49 @@ static const char *name_text(struct ward_pool *p, const struct ward_net_name *n)
 				describe_net_name(p, n));
 }
 
+static bool has_prefix(const struct ward_net_prefix *v, size_t n,
+		       const struct ward_net_prefix *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].family == x->family && v[i].prefix == x->prefix &&
+		    !memcmp(v[i].addr, x->addr, 16))
+			return true;
+	return false;
+}
+
+/* The private networks each side lets answers lead to (`allow answers`,
+ * 5.11): one opened is wider ('+'). */
+static void diff_answers(struct differ *d, const struct ward_net *a,
+			 const struct ward_net *b)
+{
+	struct ward_net_prefix oa[64], ob[64];
+	size_t na = a->nnames ? ward_answers_opened(a, oa, 64) : 0;
+	size_t nb = b->nnames ? ward_answers_opened(b, ob, 64) : 0;
+
+	na = na > 64 ? 64 : na;
+	nb = nb > 64 ? 64 : nb;
+	for (int side = 0; side < 2; side++) {
+		const struct ward_net_prefix *x = side ? ob : oa;
+		const struct ward_net_prefix *y = side ? oa : ob;
+		size_t nx = side ? nb : na, ny = side ? na : nb;
+
+		for (size_t i = 0; i < nx; i++) {
+			const char *t;
+
+			if (has_prefix(y, ny, &x[i]))
+				continue;
+			t = ward_pool_printf(
+			    d->pool,
+			    "%s/%u (a DNS answer may lead into this private "
+			    "network)",
+			    describe_addr(d->pool, x[i].family, x[i].addr),
+			    x[i].prefix);
+			change(d, "network", side ? '+' : '-', "allow answers",
+			       side ? NULL : t, side ? t : NULL);
+		}
+	}
+}
+
 static void diff_net(struct differ *d)
 {
 	struct ward_pool *p = d->pool;
@@ -341,6 +385,7 @@ static void diff_net(struct differ *d)
 		if (!has_net_name(a, &b->names[i]))
 			change(d, "network", '+', "allow", NULL,
 			       name_text(p, &b->names[i]));
+	diff_answers(d, a, b);
 	for (int side = 0; side < 2; side++) {
 		const struct ward_net *x = side ? b : a, *y = side ? a : b;
 		for (uint32_t i = 0; i < x->nhosts; i++) {
