@@ -471,8 +471,14 @@ static size_t check_answers(struct sema *s, struct ward_net_prefix *allowed,
 					    "is learned without it");
 				continue;
 			}
-			if (n < max)
-				allowed[n++] = p;
+			if (n == max) {
+				ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+					  "`allow answers` names more than %zu "
+					  "networks",
+					  max);
+				return n;
+			}
+			allowed[n++] = p;
 		}
 	}
 	return n;
