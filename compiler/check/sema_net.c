@@ -427,7 +427,7 @@ static size_t check_answers(struct sema *s, struct ward_net_prefix *allowed,
 			struct ward_net_prefix p = {0};
 			struct tval a;
 			unsigned bits;
-			bool inside = false, fixed = false;
+			bool inside = false, fixed = false, wider = false;
 
 			if (!sema_addr(s, v, "an answers network", &a))
 				continue;
@@ -447,6 +447,10 @@ static size_t check_answers(struct sema *s, struct ward_net_prefix *allowed,
 				inside =
 				    inside || ward_prefix_covers(
 						  &ward_answers_private[f], &p);
+			for (size_t f = 0; f < ward_answers_nprivate; f++)
+				wider =
+				    wider || ward_prefix_covers(
+						 &p, &ward_answers_private[f]);
 			for (size_t f = 0; f < ward_answers_nfixed; f++)
 				fixed = fixed ||
 					ward_prefix_covers(
@@ -463,12 +467,14 @@ static size_t check_answers(struct sema *s, struct ward_net_prefix *allowed,
 					  v->text);
 				ward_diag_help(
 				    s->d, "%s",
-				    fixed ? "loopback, link-local (the cloud "
-					    "metadata address), multicast and "
-					    "unspecified addresses never "
-					    "become reachable through a name"
-					  : "an answer naming a public address "
-					    "is learned without it");
+				    fixed   ? "loopback, link-local (the cloud "
+					      "metadata address), multicast and "
+					      "unspecified addresses never "
+					      "become reachable through a name"
+				    : wider ? "name one private network, or a "
+					      "part of one, in each entry"
+					    : "an answer naming a public "
+					      "address is learned without it");
 				continue;
 			}
 			if (n == max) {
