@@ -394,6 +394,7 @@ install: all $(ATTACK_BINS)
 	$(INSTALL) -m 0755 $(ATTACK_BINS) $(DESTDIR)$(attackdir)/bin/
 	$(INSTALL) -m 0644 tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py \
 		tests/net/testhost.py tests/net/dnsserver.py tests/net/tlsprobe.py \
+		tests/net/dnsflood.py \
 		$(DESTDIR)$(attackdir)/lib/
 	$(foreach d,$(ATTACK_DIRS),$(INSTALL) -m 0644 tests/attacks/$(d)/*.sh $(DESTDIR)$(attackdir)/$(d)/ &&) true
 	$(foreach f,$(STDLIB_FILES),$(INSTALL) -m 0644 $(f) $(DESTDIR)$(stdlibdir)/$(patsubst stdlib-policies/%,%,$(f)) &&) true
