@@ -359,13 +359,14 @@ names_note() { NOTE_NAMES=$(wc -l <"$T/net/names.log"); }
 names_seen() { tail -n +$((NOTE_NAMES + 1)) "$T/net/names.log"; }
 
 # names_policy: the names attacks' test policy, names-net: the profile
-# (agent-net) with index.test and *.files.test allowed on 443 by name and
+# (agent-net, or the target standing for it) with index.test and
+# *.files.test allowed on 443 by name at the top of its net section, and
 # nothing else (its resolv.conf and nsswitch.conf follow from the names);
 # names_diff_ok checks that with wardc diff: in its network part, the two
 # name rules added and no other change.
 names_policy() {
 	derive_policy names-net agent-net \
-		-e 's|allow tcp mirror port 443;|allow tcp mirror port 443; allow tcp name "index.test" port 443; allow tcp name "*.files.test" port 443;|'
+		-e '/^[[:space:]]*net[[:space:]]*{[[:space:]]*$/a\    allow tcp name "index.test" port 443; allow tcp name "*.files.test" port 443;'
 }
 names_diff_ok() {
 	local d

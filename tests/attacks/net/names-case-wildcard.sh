@@ -2,7 +2,7 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
-# requires: python3 net
+# requires: net python3
 # seeds: 000-network
 # what: names that try to pass for allowed ones, under the profile's test
 #   copy allowing index.test and *.files.test by name: the allowed name in

@@ -2,7 +2,7 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
-# requires: python3 net
+# requires: net python3
 # seeds: 000-network 004-intranet-probe
 # what: DNS rebinding to the inside: under a test copy of the profile that
 #   also allows index.test and *.files.test on 443 by name, resolves two

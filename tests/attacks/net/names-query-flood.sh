@@ -2,7 +2,7 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
-# requires: python3 net
+# requires: net python3
 # seeds: 000-network
 # what: a flood of DNS queries at the sandbox's stub: 20000 distinct names
 #   under flood.test, as fast as one process can send them, hoping to

@@ -2,7 +2,7 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
-# requires: python3 net
+# requires: net python3
 # seeds: 000-network
 # what: domain fronting through an allowed name's address with the
 #   ClientHello split over many writes (16 bytes each, 50 ms apart), so

@@ -2,7 +2,7 @@
 # boundary: network
 # profile: agent-net
 # modes: root rootless
-# requires: python3 net
+# requires: net python3
 # seeds: 000-network
 # what: keeps using an address after its name's answer ran out: resolves
 #   brief.files.test (an allowed name whose answer has TTL 0, which the
