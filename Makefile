@@ -284,7 +284,7 @@ test-vm: all
 # The privileged core: every file of what runs as root or before the
 # target's execve (README, "The privileged core"; docs/spec.md 3.1).
 TCB_FILES = $(sort $(wildcard launcher/core/*.[ch] launcher/lib/*.[ch] launcher/supervisor/*.[ch])) \
-	$(addprefix common/,blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h signature.c signature.h util.c util.h)
+	$(addprefix common/,answer_ranges.c answer_ranges.h blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h signature.c signature.h util.c util.h)
 tcb:
 	@wc -l $(TCB_FILES) | sed '$$s/total$$/total: the privileged core/'
 
@@ -372,7 +372,7 @@ $(BUILD)/attacks/probe: tests/e2e/probe.c
 $(BUILD)/attacks/atk $(BUILD)/attacks/brk: $(BUILD)/attacks/%: tests/attacks/lib/%.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -static -pthread -o $@ $<
-$(BUILD)/attacks/mkblob: tests/e2e/mkblob.c compiler/codegen/blob_write.c compiler/codegen/landlock_rules.c common/blob_read.c common/sha256.c common/util.c
+$(BUILD)/attacks/mkblob: tests/e2e/mkblob.c compiler/codegen/blob_write.c compiler/codegen/landlock_rules.c common/blob_read.c common/answer_ranges.c common/sha256.c common/util.c
 	@mkdir -p $(@D)
 	$(CC) -O2 -Wall -Wextra -D_GNU_SOURCE -Icommon -Icompiler/codegen -o $@ $^ -lseccomp -lsodium
 
@@ -393,7 +393,9 @@ install: all $(ATTACK_BINS)
 	$(INSTALL) -m 0755 tools/ward-attack $(DESTDIR)$(bindir)/ward-attack
 	$(INSTALL) -m 0755 $(ATTACK_BINS) $(DESTDIR)$(attackdir)/bin/
 	$(INSTALL) -m 0644 tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py \
-		tests/net/testhost.py $(DESTDIR)$(attackdir)/lib/
+		tests/net/testhost.py tests/net/dnsserver.py tests/net/tlsprobe.py \
+		tests/net/dnsflood.py \
+		$(DESTDIR)$(attackdir)/lib/
 	$(foreach d,$(ATTACK_DIRS),$(INSTALL) -m 0644 tests/attacks/$(d)/*.sh $(DESTDIR)$(attackdir)/$(d)/ &&) true
 	$(foreach f,$(STDLIB_FILES),$(INSTALL) -m 0644 $(f) $(DESTDIR)$(stdlibdir)/$(patsubst stdlib-policies/%,%,$(f)) &&) true
 	$(INSTALL) -m 0644 $(filter %.1,$(MAN_OUT)) $(DESTDIR)$(man1dir)/

@@ -109,11 +109,13 @@ enum ward_blob_section {
 #define WARD_BLOB_ID_MAX    65534
 
 /* On-disk sizes of the fixed parts. */
-#define WARD_BLOB_STR_MIN     8	 /* empty string: length and NUL, padded */
-#define WARD_BLOB_LIMIT_SIZE  16 /* key, reserved, value */
-#define WARD_BLOB_RULE_SIZE   24 /* network rule */
-#define WARD_BLOB_NAME_FIXED  8	 /* net-names entry before its string */
-#define WARD_BLOB_HOST_FIXED  24 /* network host before its name */
+#define WARD_BLOB_STR_MIN     8	   /* empty string: length and NUL, padded */
+#define WARD_BLOB_LIMIT_SIZE  16   /* key, reserved, value */
+#define WARD_BLOB_RULE_SIZE   24   /* network rule */
+#define WARD_BLOB_NAME_FIXED  8	   /* net-names entry before its string */
+#define WARD_BLOB_RANGE_SIZE  24   /* net-names refused range */
+#define WARD_BLOB_REFUSED_MAX 4096 /* refused ranges in net-names */
+#define WARD_BLOB_HOST_FIXED  24   /* network host before its name */
 #define WARD_BLOB_INSN_SIZE   8
 #define WARD_BLOB_MOUNT_FIXED 24 /* before dst and arg strings */
 #define WARD_BLOB_ENV_FIXED   8	 /* before name and value strings */

@@ -15,6 +15,7 @@
  */
 #include "blob_read.h"
 
+#include "answer_ranges.h"
 #include "blob.h"
 #include "net_layout.h"
 #include "sha256.h"
@@ -719,13 +720,104 @@ static int name_cmp(const struct ward_net_name *x,
 	return x->port_hi == y->port_hi ? 0 : x->port_hi < y->port_hi ? -1 : 1;
 }
 
+/* The end of a prefix's network: its address with the host bits set. */
+static void prefix_last(const struct ward_net_prefix *p, uint8_t out[16])
+{
+	unsigned bits = p->family == 4 ? 32 : 128;
+
+	memcpy(out, p->addr, 16);
+	for (unsigned b = p->prefix; b < bits; b++)
+		out[b / 8] |= (uint8_t)(0x80 >> (b % 8));
+}
+
+/* Is f wholly inside one of the n refused ranges? */
+static bool covered(const struct ward_net_prefix *r, uint32_t n,
+		    const struct ward_net_prefix *f)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ward_prefix_covers(&r[i], f))
+			return true;
+	return false;
+}
+
+/* The refused ranges of answers (docs/spec.md 5.11): networks in normal
+ * form, sorted by (family, address), disjoint, holding every fixed range
+ * and its IPv6 embeddings: a blob that would let an answer lead to
+ * loopback or the metadata address is refused, whoever wrote it. */
+static int read_refused(struct cur *c, struct ward_net *net)
+{
+	struct ward_net_prefix *rs = NULL;
+	const uint8_t *r;
+
+	if (net->nrefused == 0)
+		return bad(c, "no refused ranges (the fixed ones are always "
+			      "there)");
+	if (net->nrefused > WARD_BLOB_REFUSED_MAX)
+		return bad(c, "%u refused ranges, more than %u", net->nrefused,
+			   WARD_BLOB_REFUSED_MAX);
+	if (fits(c, net->nrefused, WARD_BLOB_RANGE_SIZE, "refused ranges") <
+		0 ||
+	    !ALLOC(c, rs, net->nrefused))
+		return -1;
+	net->refused = rs;
+	for (uint32_t i = 0; i < net->nrefused; i++) {
+		struct ward_net_prefix *x = &rs[i];
+		unsigned bits;
+		uint8_t last[16];
+
+		at(c, 0, "refused range", i);
+		if (!(r = rec(c, WARD_BLOB_RANGE_SIZE, 2, 6)))
+			return -1;
+		x->family = r[0];
+		x->prefix = r[1];
+		memcpy(x->addr, r + 8, 16);
+		if (address(c, x->family, x->addr) < 0)
+			return -1;
+		bits = x->family == 4 ? 32 : 128;
+		if (x->prefix > bits)
+			return bad(c, "prefix length %u is more than %u",
+				   x->prefix, bits);
+		for (unsigned b = x->prefix; b < bits; b++)
+			if (x->addr[b / 8] & (0x80 >> (b % 8)))
+				return bad(c,
+					   "address bits set past the prefix "
+					   "length %u",
+					   x->prefix);
+		if (!i || rs[i - 1].family < x->family)
+			continue;
+		prefix_last(&rs[i - 1], last);
+		if (rs[i - 1].family > x->family ||
+		    memcmp(last, x->addr, 16) >= 0)
+			return bad(c, "refused ranges are not sorted and "
+				      "disjoint");
+	}
+	c->depth = 0;
+	for (size_t i = 0; i < ward_answers_nfixed; i++) {
+		const struct ward_net_prefix *f = &ward_answers_fixed[i];
+		struct ward_net_prefix e[WARD_ANSWERS_EMBED];
+		size_t ne = f->family == 4 ? ward_prefix_embed(f, e) : 0;
+		bool ok = covered(rs, net->nrefused, f);
+
+		for (size_t k = 0; k < ne; k++)
+			ok = ok && covered(rs, net->nrefused, &e[k]);
+		if (!ok)
+			return bad(c,
+				   "the refused ranges leave out the fixed "
+				   "range %zu (or an IPv6 form of it)",
+				   i);
+	}
+	return 0;
+}
+
 static int read_net_names(struct cur *c, struct ward_net *net)
 {
 	struct ward_net_name *names = NULL;
 	const uint8_t *r;
 
-	if (count(c, &net->nnames) < 0)
+	if (!(r = take(c, 8)))
 		return -1;
+	net->nnames = ward_le32(r);
+	net->nrefused = ward_le32(r + 4);
 	if (net->mode != WARD_NET_ALLOWLIST || net->nnames == 0)
 		return bad(c,
 			   "%u names outside an allow-list (the section "
@@ -765,7 +857,8 @@ static int read_net_names(struct cur *c, struct ward_net *net)
 		if (i && name_cmp(&names[i - 1], n) >= 0)
 			return bad(c, "names are not sorted and unique");
 	}
-	return 0;
+	c->depth = 0;
+	return read_refused(c, net);
 }
 
 /* A program list, so that a later version can carry one per arch; v1
@@ -1685,6 +1778,7 @@ void ward_blob_release(struct ward_blob *b)
 	free((void *)p->net.rules);
 	free((void *)p->net.hosts);
 	free((void *)p->net.names);
+	free((void *)p->net.refused);
 	for (uint32_t i = 0; i < p->nexports; i++)
 		free((void *)p->exports[i].names);
 	free((void *)p->exports);

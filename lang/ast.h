@@ -169,7 +169,8 @@ enum ward_stmt_kind {
 	WARD_S_EXPORT_ITEM, /* NAME v [, v...];     name, values */
 	WARD_S_FS_MEMFD,    /* memfd exec|noexec;  opts (in fs { }) */
 	WARD_S_ID_GROUPS,   /* groups keep;        value (in identity { }) */
-	WARD_S_FS_LANDLOCK  /* landlock MODE;      name (in fs { }) */
+	WARD_S_FS_LANDLOCK, /* landlock MODE;      name (in fs { }) */
+	WARD_S_NET_ANSWERS  /* allow answers NET [, NET]; values (in net { }) */
 };
 
 /* Mount options written after a bind, tmpfs or slot (and `memfd`). */

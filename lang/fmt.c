@@ -366,6 +366,14 @@ static void line_body(struct fmt *m, const struct ward_stmt *s, int depth)
 			value(m, s->values[i], depth);
 		}
 		break;
+	case WARD_S_NET_ANSWERS:
+		put(m, "allow answers ");
+		for (size_t i = 0; i < s->nvalues; i++) {
+			if (i)
+				put(m, ", ");
+			value(m, s->values[i], depth);
+		}
+		break;
 	case WARD_S_NET_ALLOW:
 		put(m, "allow ");
 		put(m, s->proto);

@@ -112,6 +112,7 @@ static void yyerror(YYLTYPE *loc, yyscan_t scanner, struct ward_parser *p,
 %token DEV "dev" FILE_KW "file" SYMLINK "symlink" SLOT "slot" DIR "dir"
 %token MEMFD "memfd" GROUPS "groups" LANDLOCK "landlock"
 %token NET "net" HOST "host" ALLOW "allow" TCP "tcp" UDP "udp" PORT "port"
+%token ANSWERS "answers"
 %token LIMITS "limits" SYSCALLS "syscalls" EXPORT "export"
 %token DEFAULT "default" IF "if"
 %token LOG "log" ERRNO "errno" TRAP "trap" KILL "kill"
@@ -595,6 +596,12 @@ net_item:
 			$$->ports[i] = *(struct ward_port_range *)$6.items[i];
 		$$->nports = $6.n;
 	  }
+	| "allow" "answers" values ";" {
+		/* The private networks a DNS answer may lead to (5.11). */
+		NEED($$ = ward_new_stmt(p, WARD_S_NET_ANSWERS, @$, @1));
+		$$->values = (struct ward_value **)$3.items;
+		$$->nvalues = $3.n;
+	  }
 	| error ";"		{ $$ = NULL; yyerrok; }
 	| error RESYNC		{ $$ = NULL; }
 	;
@@ -901,6 +908,7 @@ name:
 	| "host"		{ $$ = "host"; }
 	| "allow"		{ $$ = "allow"; }
 	| "tcp"			{ $$ = "tcp"; }
+	| "answers"		{ $$ = "answers"; }
 	| "udp"			{ $$ = "udp"; }
 	| "port"		{ $$ = "port"; }
 	| "limits"		{ $$ = "limits"; }

@@ -3,6 +3,7 @@
  * sema_net.c: the `net` section: `net none`, or pinned hosts and an egress
  * allow-list expanded to (protocol, network, port range) rules.
  */
+#include "answer_ranges.h"
 #include "dnsname.h"
 #include "sema_internal.h"
 
@@ -410,6 +411,158 @@ static void check_names(struct sema *s)
 		s->out->requirements |= WARD_REQ_NET_NAMES;
 }
 
+/* ------------------------------------------------ refused answers */
+
+static int cmp_prefix(const void *a, const void *b)
+{
+	const struct ward_net_prefix *x = a, *y = b;
+
+	if (x->family != y->family)
+		return x->family - y->family;
+	return memcmp(x->addr, y->addr, 16);
+}
+
+/* `allow answers NET, ...;`: the private networks an answer for an
+ * allowed name may lead to. Only those: a fixed range (loopback, the
+ * metadata address's link-local network, multicast) is never allowed,
+ * and a public network needs no leave. */
+static size_t check_answers(struct sema *s, struct ward_net_prefix *allowed,
+			    size_t max)
+{
+	const struct ward_stmt **items = s->net_items.items;
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->net_items.n; i++) {
+		const struct ward_stmt *st = items[i];
+
+		if (st->kind != WARD_S_NET_ANSWERS)
+			continue;
+		if (!s->out->net.nnames)
+			ward_diag(s->d, WARD_SEV_WARNING, st->kw_loc,
+				  "`allow answers` without a name rule has "
+				  "nothing to allow");
+		for (size_t k = 0; k < st->nvalues; k++) {
+			const struct ward_value *v = st->values[k];
+			struct ward_net_prefix p = {0};
+			struct tval a;
+			unsigned bits;
+			bool inside = false, fixed = false, wider = false;
+
+			if (!sema_addr(s, v, "an answers network", &a))
+				continue;
+			bits = addr_bits(a.family);
+			p.family = a.family;
+			p.prefix =
+			    (uint8_t)(a.prefix < 0 ? bits : (unsigned)a.prefix);
+			memcpy(p.addr, a.bytes, 16);
+			if (!host_bits_clear(p.addr, bits, p.prefix)) {
+				ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+					  "`%s` has bits set past its prefix "
+					  "length",
+					  v->text);
+				continue;
+			}
+			for (size_t f = 0; f < ward_answers_nprivate; f++)
+				inside =
+				    inside || ward_prefix_covers(
+						  &ward_answers_private[f], &p);
+			for (size_t f = 0; f < ward_answers_nprivate; f++)
+				wider =
+				    wider || ward_prefix_covers(
+						 &p, &ward_answers_private[f]);
+			for (size_t f = 0; f < ward_answers_nfixed; f++)
+				fixed = fixed ||
+					ward_prefix_covers(
+					    &ward_answers_fixed[f], &p) ||
+					ward_prefix_covers(
+					    &p, &ward_answers_fixed[f]);
+			if (!inside) {
+				ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+					  "`%s` is not inside a private "
+					  "network: `allow answers` names "
+					  "10.0.0.0/8, 100.64.0.0/10, "
+					  "172.16.0.0/12, 192.168.0.0/16, "
+					  "fc00::/7 or networks in them",
+					  v->text);
+				ward_diag_help(
+				    s->d, "%s",
+				    fixed   ? "loopback, link-local (the cloud "
+					      "metadata address), multicast and "
+					      "unspecified addresses never "
+					      "become reachable through a name"
+				    : wider ? "name one private network, or a "
+					      "part of one, in each entry"
+					    : "an answer naming a public "
+					      "address is learned without it");
+				continue;
+			}
+			if (n == max) {
+				ward_diag(s->d, WARD_SEV_ERROR, v->loc,
+					  "`allow answers` names more than %zu "
+					  "networks",
+					  max);
+				return n;
+			}
+			allowed[n++] = p;
+		}
+	}
+	return n;
+}
+
+/* The networks no answer's address is learned in (5.11): the fixed
+ * ones, the private ones less what `allow answers` names, and the IPv6
+ * forms of each IPv4 one. The launcher only looks addresses up in it. */
+static void refused_ranges(struct sema *s)
+{
+	struct ward_net *net = &s->out->net;
+	struct ward_net_prefix allowed[256];
+	size_t nallowed = check_answers(s, allowed, ARRAY_LEN(allowed));
+	struct ward_vec v = {0};
+	struct ward_net_prefix *r;
+	size_t n4;
+
+	if (!net->nnames)
+		return;
+	for (size_t i = 0; i < ward_answers_nfixed; i++)
+		*(struct ward_net_prefix *)ward_vec_push(
+		    s->pool, &v, sizeof(struct ward_net_prefix)) =
+		    ward_answers_fixed[i];
+	for (size_t i = 0; i < ward_answers_nprivate; i++) {
+		struct ward_net_prefix part[512];
+		size_t np =
+		    ward_prefix_subtract(&ward_answers_private[i], allowed,
+					 nallowed, part, ARRAY_LEN(part));
+
+		for (size_t k = 0; k < np && k < ARRAY_LEN(part); k++)
+			*(struct ward_net_prefix *)ward_vec_push(
+			    s->pool, &v, sizeof(struct ward_net_prefix)) =
+			    part[k];
+		if (np > ARRAY_LEN(part))
+			ward_diag(s->d, WARD_SEV_ERROR, s->net_block->kw_loc,
+				  "`allow answers` cuts the private networks "
+				  "into more than %zu pieces",
+				  ARRAY_LEN(part));
+	}
+	n4 = v.n;
+	for (size_t i = 0; i < n4; i++) {
+		struct ward_net_prefix e[WARD_ANSWERS_EMBED], *x;
+		size_t ne;
+
+		r = v.items;
+		if (r[i].family != 4)
+			continue;
+		ne = ward_prefix_embed(&r[i], e);
+		for (size_t k = 0; k < ne; k++) {
+			x = ward_vec_push(s->pool, &v, sizeof(*x));
+			*x = e[k];
+		}
+	}
+	r = v.items;
+	qsort(r, v.n, sizeof(*r), cmp_prefix);
+	net->refused = r;
+	net->nrefused = (uint32_t)v.n;
+}
+
 void sema_net(struct sema *s)
 {
 	struct ward_net *net = &s->out->net;
@@ -431,6 +584,7 @@ void sema_net(struct sema *s)
 
 	check_hosts(s, &hosts);
 	check_names(s);
+	refused_ranges(s);
 
 	items = s->net_items.items;
 	for (size_t i = 0; i < s->net_items.n; i++) {

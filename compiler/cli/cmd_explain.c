@@ -5,6 +5,7 @@
  * is compiled in memory first), with the seccomp program's figures found by
  * exploring the program itself.
  */
+#include "answer_ranges.h"
 #include "blob_read.h"
 #include "bpf_info.h"
 #include "commands.h"
@@ -190,6 +191,30 @@ static struct doc *net_doc(struct explain *e)
 			doc_add(
 			    names, NULL,
 			    doc_str(pl, describe_net_name(pl, &n->names[i])));
+		{
+			struct ward_net_prefix o[64];
+			size_t no = ward_answers_opened(n, o, 64);
+			struct doc *op =
+			    doc_add(d, "answers_opened", doc_list(pl));
+
+			for (size_t i = 0; i < no && i < 64; i++)
+				doc_add(op, NULL,
+					doc_str(pl, ward_pool_printf(
+							pl, "%s/%u",
+							describe_addr(
+							    pl, o[i].family,
+							    o[i].addr),
+							o[i].prefix)));
+		}
+		names = doc_add(d, "answers_refused", doc_list(pl));
+		for (uint32_t i = 0; i < n->nrefused; i++)
+			doc_add(names, NULL,
+				doc_str(pl, ward_pool_printf(
+						pl, "%s/%u",
+						describe_addr(
+						    pl, n->refused[i].family,
+						    n->refused[i].addr),
+						n->refused[i].prefix)));
 	}
 	ward_net_bpf_doc(pl, d, &n->bpf); /* net_bpf_doc.c */
 	return d;
@@ -444,6 +469,24 @@ static void explain_text(struct explain *e, FILE *out)
 		for (uint32_t i = 0; i < p->net.nnames; i++)
 			fprintf(out, "    allow %s\n",
 				describe_net_name(pl, &p->net.names[i]));
+		if (p->net.nnames) {
+			struct ward_net_prefix o[64];
+			size_t no = ward_answers_opened(&p->net, o, 64);
+
+			fputs("  an answer's address is never learned in "
+			      "loopback, link-local (the cloud\n  metadata "
+			      "address), unspecified, multicast or broadcast "
+			      "networks, nor\n  in the private ones (10/8, "
+			      "100.64/10, 172.16/12, 192.168/16, fc00::/7)\n"
+			      "  but for those `allow answers` opens:",
+			      out);
+			for (size_t i = 0; i < no && i < 64; i++)
+				fprintf(
+				    out, " %s/%u",
+				    describe_addr(pl, o[i].family, o[i].addr),
+				    o[i].prefix);
+			fputs(no ? "\n" : " none\n", out);
+		}
 		ward_net_bpf_text(out, &p->net.bpf); /* net_bpf_doc.c */
 	}
 	text_syscalls(e, out);

@@ -223,14 +223,16 @@ static bool has_net_names(const struct ward_policy *p)
 	return p->net.nnames != 0;
 }
 
-/* net-names (type 14): u32 count, u32 reserved, then per name u8 proto, u8
- * flags, u16 reserved, u16 port_lo, u16 port_hi and the name's string. */
+/* net-names (type 14): u32 count, u32 refused ranges, then per name u8
+ * proto, u8 flags, u16 reserved, u16 port_lo, u16 port_hi and the name's
+ * string; then per refused range u8 family, u8 prefix, 6 reserved bytes
+ * and the 16-byte address. */
 static void write_net_names(struct out *o, const struct ward_policy *p)
 {
 	const struct ward_net *n = &p->net;
 
 	put32(o, n->nnames);
-	put32(o, 0);
+	put32(o, n->nrefused);
 	for (uint32_t i = 0; i < n->nnames; i++) {
 		const struct ward_net_name *nm = &n->names[i];
 
@@ -240,6 +242,15 @@ static void write_net_names(struct out *o, const struct ward_policy *p)
 		put16(o, nm->port_lo);
 		put16(o, nm->port_hi);
 		put_str(o, "domain name", nm->name);
+	}
+	for (uint32_t i = 0; i < n->nrefused; i++) {
+		const struct ward_net_prefix *r = &n->refused[i];
+
+		put8(o, r->family);
+		put8(o, r->prefix);
+		for (int z = 0; z < 6; z++)
+			put8(o, 0);
+		put(o, r->addr, 16);
 	}
 }
 

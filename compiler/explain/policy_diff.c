@@ -10,6 +10,7 @@
  * tests/unit/test_diff.c mutates every field in turn.
  */
 #include "policy_diff.h"
+#include "answer_ranges.h"
 
 #include "blob.h"
 #include "consts.h"
@@ -317,6 +318,117 @@ static const char *name_text(struct ward_pool *p, const struct ward_net_name *n)
 				describe_net_name(p, n));
 }
 
+static bool has_prefix(const struct ward_net_prefix *v, size_t n,
+		       const struct ward_net_prefix *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].family == x->family && v[i].prefix == x->prefix &&
+		    !memcmp(v[i].addr, x->addr, 16))
+			return true;
+	return false;
+}
+
+static bool normal_form(const struct ward_net_prefix *p)
+{
+	unsigned bits = p->family == 4 ? 32 : 128;
+
+	for (unsigned b = p->prefix; b < bits && b < 128; b++)
+		if (p->addr[b / 8] & (0x80 >> (b % 8)))
+			return false;
+	for (unsigned k = 4; p->family == 4 && k < 16; k++)
+		if (p->addr[k])
+			return false;
+	return p->family == 4 || p->family == 6;
+}
+
+/* Where `allow answers` may open (5.11): a private network or one of
+ * the IPv6 forms of an IPv4 one. */
+static size_t openable(struct ward_net_prefix *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ward_answers_nprivate; i++) {
+		out[n++] = ward_answers_private[i];
+		if (ward_answers_private[i].family == 4)
+			n += ward_prefix_embed(&ward_answers_private[i],
+					       out + n);
+	}
+	return n;
+}
+
+/* The networks of cand (n of them) that net's refused ranges leave
+ * open, into out (at most max). */
+static size_t opened(const struct ward_net *net,
+		     const struct ward_net_prefix *cand, size_t n,
+		     struct ward_net_prefix *out, size_t max)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; net->nnames && i < n; i++)
+		o += ward_prefix_subtract(&cand[i], net->refused, net->nrefused,
+					  out + (o < max ? o : max),
+					  max > o ? max - o : 0);
+	return o > max ? max : o;
+}
+
+/* The answers' refused ranges (5.11), compared in two parts: the
+ * private networks (and their IPv6 forms) each side opens by `allow
+ * answers`, one opened being wider ('+'); and every other refused range
+ * that one side has and the other not, one fewer being wider. */
+static void diff_answers(struct differ *d, const struct ward_net *a,
+			 const struct ward_net *b)
+{
+	struct ward_net_prefix cand[32], oa[128], ob[128];
+	size_t nc = openable(cand);
+	size_t na = opened(a, cand, nc, oa, 128);
+	size_t nb = opened(b, cand, nc, ob, 128);
+
+	for (int side = 0; side < 2; side++) {
+		const struct ward_net_prefix *x = side ? ob : oa;
+		const struct ward_net_prefix *y = side ? oa : ob;
+		const struct ward_net *xn = side ? b : a, *yn = side ? a : b;
+		size_t nx = side ? nb : na, ny = side ? na : nb;
+
+		for (size_t i = 0; i < nx; i++) {
+			const char *t;
+
+			if (has_prefix(y, ny, &x[i]))
+				continue;
+			t = ward_pool_printf(
+			    d->pool,
+			    "%s/%u (a DNS answer may lead into this private "
+			    "network)",
+			    describe_addr(d->pool, x[i].family, x[i].addr),
+			    x[i].prefix);
+			change(d, "network", side ? '+' : '-', "allow answers",
+			       side ? NULL : t, side ? t : NULL);
+		}
+		/* (without names on one side there is nothing to refuse
+		 * there: the name rules' lines say it) */
+		for (uint32_t i = 0; a->nnames && b->nnames && i < xn->nrefused;
+		     i++) {
+			const struct ward_net_prefix *r = &xn->refused[i];
+			bool priv = false;
+			const char *t;
+
+			/* (a range with host bits set is no reader's, but
+			 * shown as it is) */
+			for (size_t k = 0; k < nc && normal_form(r); k++)
+				priv = priv || ward_prefix_covers(&cand[k], r);
+			if (priv || has_prefix(yn->refused, yn->nrefused, r))
+				continue;
+			t = ward_pool_printf(
+			    d->pool,
+			    "%s/%u (no answer's address there is learned)",
+			    describe_addr(d->pool, r->family, r->addr),
+			    r->prefix);
+			change(d, "network", side ? '-' : '+',
+			       "answers refused", side ? NULL : t,
+			       side ? t : NULL);
+		}
+	}
+}
+
 static void diff_net(struct differ *d)
 {
 	struct ward_pool *p = d->pool;
@@ -341,6 +453,7 @@ static void diff_net(struct differ *d)
 		if (!has_net_name(a, &b->names[i]))
 			change(d, "network", '+', "allow", NULL,
 			       name_text(p, &b->names[i]));
+	diff_answers(d, a, b);
 	for (int side = 0; side < 2; side++) {
 		const struct ward_net *x = side ? b : a, *y = side ? a : b;
 		for (uint32_t i = 0; i < x->nhosts; i++) {

@@ -83,7 +83,7 @@ lint_check_fn lint_sys_default_allow, lint_sys_default_eperm,
 /* lint_net.c */
 lint_check_fn lint_net_world, lint_net_wide, lint_net_private,
     lint_net_metadata, lint_net_raw_addr, lint_net_dns, lint_net_ports,
-    lint_net_wildcard;
+    lint_net_wildcard, lint_net_answers;
 
 /* lint_limits.c */
 lint_check_fn lint_lim_memory, lint_lim_oom_process, lint_lim_pids,

@@ -365,3 +365,25 @@ void lint_net_wildcard(struct lint_ctx *c, const struct lint_rule *lr)
 			 nm->name, nm->name + 2);
 	}
 }
+
+/* `allow answers NET;`: one finding per network it names (5.11). */
+static void answers_net(struct lint_ctx *c, const struct lint_rule *r,
+			const struct ward_stmt *st)
+{
+	for (size_t i = 0; i < st->nvalues; i++) {
+		const struct ward_value *v = st->values[i];
+
+		if (v->kind != WARD_V_ADDR)
+			continue;
+		lint_add(c, r, v->loc, v->text,
+			 "an answer for an allowed name may lead into the "
+			 "private network %s",
+			 v->text);
+	}
+}
+
+void lint_net_answers(struct lint_ctx *c, const struct lint_rule *r)
+{
+	if (c->p->net.mode == WARD_NET_ALLOWLIST && c->p->net.nnames)
+		lint_each_stmt(c, r, WARD_S_NET_ANSWERS, answers_net);
+}

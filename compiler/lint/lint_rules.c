@@ -839,6 +839,29 @@ const struct lint_rule lint_rules[] = {
 	       "names change",
 	.run = lint_net_wildcard,
     },
+    {
+	.id = "W309",
+	.name = "egress-answers-private",
+	.severity = SEV_W,
+	.weight = 80,
+	.check = "egress-names",
+	.area = "network",
+	.security_severity = "6.0",
+	.summary = "DNS answers may lead into a private network",
+	.explanation =
+	    "`allow answers 10.0.0.0/8;` lets an answer for an allowed "
+	    "name make an address of that private network reachable. "
+	    "Whoever controls the DNS of an allowed name (a wildcard's "
+	    "domain above all) can then point it at any host of the "
+	    "network on the rule's ports (DNS rebinding): the sandbox "
+	    "reaches inside the host's network by a name. Without it an "
+	    "answer naming 10/8, 100.64/10, 172.16/12, 192.168/16 or "
+	    "fc00::/7 is refused, as loopback and link-local always are.",
+	.fix = "allow the smallest network the names' servers are in "
+	       "(`allow answers 10.20.30.0/28;`), or pin them by address "
+	       "with `host` and a literal rule",
+	.run = lint_net_answers,
+    },
 
     /* -------------------------------------------------------- resources */
     {

@@ -8,6 +8,7 @@
  */
 #include "dns.h"
 
+#include "answer_ranges.h"
 #include "broker_net.h"
 #include "dnsname_match.h"
 
@@ -167,29 +168,13 @@ static bool skip_name(const uint8_t *m, size_t len, size_t *p)
 	return false;
 }
 
-bool ward_dns_addr_learnable(uint8_t family, const uint8_t a[16])
-{
-	static const uint8_t mapped[12] = {[10] = 0xff, [11] = 0xff};
-	static const uint8_t zero[16];
-
-	const uint8_t *v4 = family == 4 ? a : a + 12;
-
-	if (family == 4 || (family == 6 && memcmp(a, mapped, 12) == 0))
-		return v4[0] != 0 && v4[0] != 127 && v4[0] < 224 &&
-		       !(v4[0] == 169 && v4[1] == 254);
-	if (family != 6 || memcmp(a, zero, 16) == 0 || a[0] == 0xff ||
-	    (a[0] == 0xfe && (a[1] & 0xc0) == 0x80))
-		return false;
-	/* ::1, and the IPv4-compatible ::a.b.c.d of old */
-	return memcmp(a, zero, 12) != 0;
-}
-
-/* The addresses of the upstream's answer (its type qtype, class IN): the
- * learnable ones into rec's addresses, the others into its blocked ones.
+/* The addresses of the upstream's answer (its type qtype, class IN): those
+ * outside the blob's refused ranges (the compiler's list, 5.11) into rec's
+ * addresses, the others into its blocked ones.
  * The smallest TTL, or -1 when the message is not an answer to q. */
-static long read_answer(const uint8_t *m, size_t len, uint16_t id,
-			const uint8_t *q, size_t qlen, uint16_t qtype,
-			struct ward_dns_record *rec, int *rcode)
+static long read_answer(const struct ward_net *net, const uint8_t *m,
+			size_t len, uint16_t id, const uint8_t *q, size_t qlen,
+			uint16_t qtype, struct ward_dns_record *rec, int *rcode)
 {
 	size_t p = 12 + qlen;
 	uint16_t an;
@@ -219,7 +204,7 @@ static long read_answer(const uint8_t *m, size_t len, uint16_t id,
 			uint8_t a[16] = {0};
 
 			memcpy(a, m + p, alen);
-			if (!ward_dns_addr_learnable(fam, a)) {
+			if (ward_answer_refused(net, fam, a)) {
 				if (rec->nblocked < WARD_DNS_ADDRS) {
 					rec->blocked[rec->nblocked][0] = fam;
 					memcpy(rec->blocked[rec->nblocked] + 1,
@@ -242,7 +227,8 @@ static long read_answer(const uint8_t *m, size_t len, uint16_t id,
 
 /* Ask the host's resolver. The answer's rcode, or -1 when none came in
  * time; rec gets the addresses and *ttl their time. */
-static int ask_upstream(int up, const uint8_t *q, size_t qlen, uint16_t qtype,
+static int ask_upstream(const struct ward_net *net, int up, const uint8_t *q,
+			size_t qlen, uint16_t qtype,
 			struct ward_dns_record *rec, long *ttl)
 {
 	uint8_t out[12 + 260], in[MSG_MAX];
@@ -277,8 +263,8 @@ static int ask_upstream(int up, const uint8_t *q, size_t qlen, uint16_t qtype,
 		if (n < 0)
 			continue;
 		/* A late answer to an earlier query is skipped. */
-		*ttl =
-		    read_answer(in, (size_t)n, id, q, qlen, qtype, rec, &rcode);
+		*ttl = read_answer(net, in, (size_t)n, id, q, qlen, qtype, rec,
+				   &rcode);
 		if (*ttl >= 0)
 			return rcode;
 	}
@@ -455,8 +441,8 @@ static size_t answer(struct ward_broker *b, const uint8_t *m, size_t len,
 	} else {
 		size_t wl = wire_question(rec.name, rec.qtype, q);
 
-		rcode =
-		    ask_upstream(b->dns_upstream, q, wl, rec.qtype, &rec, &ttl);
+		rcode = ask_upstream(&b->policy->net, b->dns_upstream, q, wl,
+				     rec.qtype, &rec, &ttl);
 		if (rcode < 0) {
 			rec.verdict = WARD_DNS_FAILED;
 			rec.naddrs = rec.nblocked = 0;

@@ -51,9 +51,4 @@ bool ward_dns_learned(const struct ward_broker *b, const struct ward_addr *a,
 bool ward_dns_learned_as(const struct ward_broker *b, const struct ward_addr *a,
 			 const char *name);
 
-/* Would an answer naming this address make it reachable? (Not loopback,
- * link-local, unspecified, multicast or broadcast; an IPv4-mapped IPv6
- * address is judged as its IPv4 one.) */
-bool ward_dns_addr_learnable(uint8_t family, const uint8_t addr[16]);
-
 #endif

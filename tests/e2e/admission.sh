@@ -50,7 +50,7 @@ mkdir -p "$T/tools" "$T/out" "$T/q"
 chmod 777 "$T/out"
 if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" \
 	-o "$T/tools/mkblob" "$top/tests/e2e/mkblob.c" \
-	"$top/compiler/codegen/blob_write.c" "$top/compiler/codegen/landlock_rules.c" "$top/common/blob_read.c" \
+	"$top/compiler/codegen/blob_write.c" "$top/compiler/codegen/landlock_rules.c" "$top/common/blob_read.c" "$top/common/answer_ranges.c" \
 	"$top/common/sha256.c" "$top/common/util.c" \
 	-lseccomp -lsodium 2>"$T/cc.log"; then
 	fail admission/build "$(head -c 300 "$T/cc.log")"

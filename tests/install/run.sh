@@ -71,7 +71,8 @@ pass make-install
 	echo "bin/ward-attack"
 	echo "bin/wardc"
 	for f in atk brk mkblob probe; do echo "libexec/ward/attacks/bin/$f"; done
-	for f in tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py tests/net/testhost.py; do
+	for f in tests/attacks/lib/*.sh tests/attacks/lib/icmpcount.py tests/net/testhost.py \
+		tests/net/dnsserver.py tests/net/tlsprobe.py tests/net/dnsflood.py; do
 		echo "libexec/ward/attacks/lib/${f##*/}"
 	done
 	for f in tests/attacks/*/*.sh; do

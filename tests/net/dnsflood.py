@@ -2,7 +2,8 @@
 """tests/net/dnsflood.py: a flood of DNS queries at the sandbox's stub
 (tests/net/names.sh): N queries for distinct names as fast as one process
 can send them, then one ordinary lookup. Prints "sent N answered M" and
-the lookup's address (or "noaddr")."""
+the lookup's address (or "noaddr"). A second argument sends them to that
+server instead of the stub (the attack suite's control, outside)."""
 import socket
 import struct
 import sys
@@ -18,12 +19,13 @@ def query(qid, name):
 
 def main():
     n = int(sys.argv[1])
+    server = sys.argv[2] if len(sys.argv) > 2 else "127.0.0.53"
     s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     s.setblocking(False)
     sent = answered = 0
     for i in range(n):
         try:
-            s.sendto(query(i & 0xffff, "f%d.flood.test" % i), ("127.0.0.53", 53))
+            s.sendto(query(i & 0xffff, "f%d.flood.test" % i), (server, 53))
             sent += 1
         except BlockingIOError:
             pass

@@ -12,7 +12,9 @@
 #                                           8443 and 8080;
 #                                           10.78.1.3:443, an address no
 #                                           answer gives; 169.254.169.254:443,
-#                                           the "metadata server"
+#                                           the "metadata server"; 10.99.0.7:443,
+#                                           a private host outside the
+#                                           policy's `allow answers`
 #
 # sbx has no default route (checked first), and its resolv.conf
 # (/etc/netns/NAME/resolv.conf, which `ip netns exec` mounts) names
@@ -83,6 +85,21 @@ if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/names.ward" \
 	exit 1
 fi
 chmod 644 "$T/names.wardb"
+# The same policy opening all of 10/8 to answers (the control of the
+# private answer below), and one opening none (the test's own 10.78.1.2
+# refused then).
+sed 's|allow answers 10.78.1.0/24;|allow answers 10.0.0.0/8;|' "$top/tests/net/names.ward" >"$T/names-10.ward"
+sed '/allow answers/d' "$top/tests/net/names.ward" >"$T/names-none.ward"
+for v in 10 none; do
+	if ! grep -q "allow answers 10.0.0.0/8" "$T/names-10.ward" ||
+		grep -q "allow answers" "$T/names-none.ward" ||
+		! "$WARDC" compile -I "$top/stdlib-policies" "$T/names-$v.ward" \
+			-o "$T/names-$v.wardb" 2>"$T/cc.log"; then
+		fail build/policy-$v "$(head -c 300 "$T/cc.log")"
+		exit 1
+	fi
+	chmod 644 "$T/names-$v.wardb"
+done
 
 # ------------------------------------------------------------ the internet
 setup_net() {
@@ -94,7 +111,9 @@ setup_net() {
 		ip -n "$SRV" addr add 10.78.1.3/24 dev eth0 &&
 		ip -n "$SRV" addr add 169.254.169.254/16 dev eth0 &&
 		ip -n "$S" link set v-srv up && ip -n "$SRV" link set eth0 up &&
-		ip -n "$S" route add 169.254.0.0/16 dev v-srv
+		ip -n "$S" route add 169.254.0.0/16 dev v-srv &&
+		ip -n "$SRV" addr add 10.99.0.7/32 dev eth0 &&
+		ip -n "$S" route add 10.99.0.7/32 dev v-srv
 }
 if ! setup_net 2>"$T/ip.log"; then
 	fail setup/namespaces "$(head -c 300 "$T/ip.log")"
@@ -109,10 +128,10 @@ done
 pass setup/isolated
 mkdir -p "/etc/netns/$S" && echo "nameserver 10.78.1.2" >"/etc/netns/$S/resolv.conf"
 
-ZONE=index.test=10.78.1.2,files.test=10.78.1.2,evilfiles.test=10.78.1.2,a.files.test.evil.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
+ZONE=index.test=10.78.1.2,files.test=10.78.1.2,evilfiles.test=10.78.1.2,a.files.test.evil.test=10.78.1.2,a.files.test=10.78.1.2,meta.files.test=169.254.169.254,private.files.test=10.99.0.7,other.test=10.78.1.2,brief.files.test=10.78.1.2/0
 ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/srv.ready" \
 	10.78.1.2 "$ZONE" tls:10.78.1.2:443 10.78.1.2:80 10.78.1.2:8443 10.78.1.2:8080 \
-	10.78.1.3:443 169.254.169.254:443 2>"$T/srv.err" &
+	10.78.1.3:443 169.254.169.254:443 tls:10.99.0.7:443 2>"$T/srv.err" &
 bgpids="$bgpids $!"
 i=0
 while [ ! -f "$T/srv.ready" ] && [ $i -lt 100 ]; do
@@ -132,16 +151,17 @@ newrep() {
 	nrep=$((nrep + 1))
 	rep=$T/rep/w$nrep.json
 }
+blob=$T/names.wardb
 run() {
 	m=$1
 	shift
 	if [ "$m" = root ]; then
 		ip netns exec "$S" timeout 30 "$WARD" --report "$rep" \
-			--slot tools="$T/tools" "$T/names.wardb" -- "$@"
+			--slot tools="$T/tools" "$blob" -- "$@"
 	else
 		ip netns exec "$S" timeout 30 setpriv --reuid=65534 --regid=65534 \
 			--clear-groups "$WARD" --report "$rep" \
-			--slot tools="$T/tools" "$T/names.wardb" -- "$@"
+			--slot tools="$T/tools" "$blob" -- "$@"
 	fi
 }
 in_report() {
@@ -281,6 +301,47 @@ for m in root rootless; do
 		pass $m/metadata-answer-not-reachable
 	else
 		fail $m/metadata-answer-not-reachable "got '$(echo $out)', accepted $(seen "accept 169.254.169.254")"
+	fi
+
+	# An answer naming a private address (10.99.0.7, in 10/8 but outside
+	# the policy's `allow answers 10.78.1.0/24`): not passed back, never
+	# reachable. Control: the same under a policy opening all of 10/8
+	# reaches it (so the refusal is the refused range's, not the world's).
+	for v in 24 10; do
+		[ $v = 10 ] && blob=$T/names-10.wardb
+		mark
+		newrep
+		# (the connect after a refusal by address: a TLS probe's
+		# refusal prints Python's words, the control needs its TLS)
+		probe="/tools/nameprobe connectip 10.99.0.7 443"
+		[ $v = 10 ] && probe="$TLS 10.99.0.7 443 private.files.test"
+		out=$(run $m /bin/sh -c "/tools/nameprobe resolve private.files.test; $probe" 2>"$T/w.err")
+		blob=$T/names.wardb
+		if [ $v = 24 ]; then
+			[ "$(echo $out)" = "noaddr EAI_NODATA refused EPERM" ] &&
+				[ "$(seen "accept 10.99.0.7")" = 0 ] &&
+				in_report "any(q['name'] == 'private.files.test' and q['blocked'] == ['10.99.0.7'] and q['addresses'] == [] for q in r['network']['dns']) and any(a['verdict'] == 'refused' and a['address'] == '10.99.0.7' for a in r['network']['attempts'])"
+		else
+			[ "$(echo $out)" = "addr 10.99.0.7 ok 10.99.0.7 hello 10.99.0.7" ] &&
+				[ "$(seen "tls 10.99.0.7:443 private.files.test")" = 1 ]
+		fi
+		if [ $? = 0 ]; then
+			pass $m/private-answer-not-reachable/$v
+		else
+			fail $m/private-answer-not-reachable/$v "got '$(echo $out)' ($(head -c 200 "$T/w.err")), accepted $(seen "accept 10.99.0.7"), $(grep -o '"dns": [^]]*]' "$rep" | head -c 300)"
+		fi
+	done
+
+	# Without `allow answers` the test's own 10.78.1.2 is private too.
+	blob=$T/names-none.wardb
+	newrep
+	out=$(run $m /tools/nameprobe resolve index.test 2>"$T/w.err")
+	blob=$T/names.wardb
+	if [ "$out" = "noaddr EAI_NODATA" ] &&
+		in_report "any(q['name'] == 'index.test' and q['blocked'] == ['10.78.1.2'] for q in r['network']['dns'])"; then
+		pass $m/private-refused-by-default
+	else
+		fail $m/private-refused-by-default "got '$out'"
 	fi
 
 	# Repeated queries are counted, with their first time.

@@ -95,7 +95,7 @@ fi
 # From the sources (not $BUILD's libraries, which may be sanitized).
 if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/netrun" \
 	"$top/tests/net/netrun.c" "$top/launcher/core/net.c" \
-	"$top/common/blob_read.c" "$top/common/sha256.c" \
+	"$top/common/blob_read.c" "$top/common/answer_ranges.c" "$top/common/sha256.c" \
 	"$top/common/util.c" $(pkg-config --libs libsodium) 2>"$T/cc.log"; then
 	fail build/netrun "$(head -c 300 "$T/cc.log")"
 	exit 1

@@ -405,6 +405,22 @@ static void mutate_net(struct run *r)
 	r->m.net.names = names;
 	r->m.net.nnames++;
 	expect(r, "network", "name added");
+	for (uint32_t i = 0; i < n->nrefused; i++) {
+		struct ward_net_prefix *rs;
+#define REF() (rs = DUP(r, n->refused, n->nrefused), r->m.net.refused = rs, rs)
+		REF()[i].family ^= 4 ^ 6;
+		expect(r, "network", "refused %u: family", i);
+		REF()[i].prefix ^= 1;
+		expect(r, "network", "refused %u: prefix", i);
+		for (int byte = 0; byte < 16; byte++) {
+			REF()[i].addr[byte] ^= 1;
+			expect(r, "network", "refused %u: addr[%d]", i, byte);
+		}
+		REF()[i] = n->refused[n->nrefused - 1];
+		r->m.net.nrefused--;
+		expect(r, "network", "refused %u: removed", i);
+#undef REF
+	}
 }
 
 static void mutate_net_bpf(struct run *r)
@@ -748,18 +764,19 @@ static void test_fields_known(void **state)
 		size_t size, known;
 	} s[] = {
 #define S(t, n) {#t, sizeof(struct t), n}
-	    S(ward_policy, 568),   S(ward_meta, 48),
-	    S(ward_identity, 32),  S(ward_env_var, 16),
-	    S(ward_mount, 56),	   S(ward_limits, 8 + 8 * WARD_LIM_COUNT),
-	    S(ward_net, 104),	   S(ward_net_rule, 24),
-	    S(ward_net_host, 32),  S(ward_net_bpf, 48),
-	    S(ward_net_name, 16),  S(ward_net_map, 40),
-	    S(ward_net_prog, 24),  S(ward_net_reloc, 8),
-	    S(ward_bpf_insn, 8),   S(ward_seccomp, 24),
-	    S(ward_rules, 32),	   S(ward_syscall_rule, 48),
-	    S(ward_cond_rule, 24), S(ward_cmp, 24),
-	    S(ward_action, 12),	   S(ward_export_rule, 56),
-	    S(ward_landlock, 40),  S(ward_landlock_rule, 24),
+	    S(ward_policy, 584),       S(ward_meta, 48),
+	    S(ward_identity, 32),      S(ward_env_var, 16),
+	    S(ward_mount, 56),	       S(ward_limits, 8 + 8 * WARD_LIM_COUNT),
+	    S(ward_net, 120),	       S(ward_net_rule, 24),
+	    S(ward_net_host, 32),      S(ward_net_bpf, 48),
+	    S(ward_net_name, 16),      S(ward_net_map, 40),
+	    S(ward_net_prefix, 18),    S(ward_net_prog, 24),
+	    S(ward_net_reloc, 8),      S(ward_bpf_insn, 8),
+	    S(ward_seccomp, 24),       S(ward_rules, 32),
+	    S(ward_syscall_rule, 48),  S(ward_cond_rule, 24),
+	    S(ward_cmp, 24),	       S(ward_action, 12),
+	    S(ward_export_rule, 56),   S(ward_landlock, 40),
+	    S(ward_landlock_rule, 24),
 #undef S
 	};
 	for (size_t i = 0; i < sizeof(s) / sizeof(s[0]); i++)

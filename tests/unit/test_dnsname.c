@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "answer_ranges.h"
 #include "blob_read.h"
 #include "blob_write.h"
 #include "dns.h"
@@ -233,43 +234,203 @@ static void no_list_no_wildcard(void **state)
 	assert_int_equal(exact, 0);
 }
 
-/* What an answer may make reachable (launcher/unprivileged/dns.c). */
-static void learnable(void **state)
+/* A policy source compiled as a file: 0, or -1. */
+static int compile_text(const char *src, struct ward_test_compiled *c)
+{
+	char path[] = "/tmp/ward-answers-XXXXXX";
+	char msg[512];
+	int fd = mkstemp(path), rc;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(src, f);
+	fclose(f);
+	rc = ward_test_compile(path, c, msg, sizeof(msg));
+	unlink(path);
+	return rc;
+}
+
+#define NAMES_POLICY(extra)                                                    \
+	"ward 1;\npolicy t;\nsyscalls default errno ENOSYS { }\n"              \
+	"net { allow tcp name \"index.test\" port 443; " extra " }\n"
+
+static void expect_refused(const struct ward_net *net, const char *addr,
+			   bool refused)
+{
+	uint8_t a[16] = {0};
+	uint8_t fam = strchr(addr, ':') ? 6 : 4;
+
+	assert_int_equal(inet_pton(fam == 4 ? AF_INET : AF_INET6, addr, a), 1);
+	if (ward_answer_refused(net, fam, a) != refused)
+		fail_msg("%s: refused %d, expected %d", addr, !refused,
+			 refused);
+}
+
+/* What an answer may make reachable: the blob's refused ranges, which
+ * the compiler writes and the stub (launcher/unprivileged/dns.c) only
+ * looks up: the fixed ranges, the private ones, their IPv6 forms. */
+static void refused_answers(void **state)
 {
 	static const struct {
 		const char *a;
-		bool ok;
+		bool refused;
 	} cases[] = {
+	    {"192.0.2.1", false},
+	    {"172.32.0.1", false},
+	    {"100.128.0.1", false},
 	    {"10.78.1.2", true},
-	    {"192.0.2.1", true},
-	    {"169.254.169.254", false},
-	    {"169.254.0.1", false},
-	    {"127.0.0.1", false},
-	    {"127.1.2.3", false},
-	    {"0.0.0.0", false},
-	    {"224.0.0.1", false},
-	    {"255.255.255.255", false},
-	    {"2001:db8::1", true},
-	    {"::1", false},
-	    {"::", false},
-	    {"fe80::1", false},
-	    {"ff02::1", false},
-	    {"::ffff:169.254.169.254", false},
+	    {"10.255.255.255", true},
+	    {"100.64.0.1", true},
+	    {"172.16.0.1", true},
+	    {"172.31.255.255", true},
+	    {"192.168.1.1", true},
+	    {"169.254.169.254", true},
+	    {"169.254.0.1", true},
+	    {"127.0.0.1", true},
+	    {"127.1.2.3", true},
+	    {"0.0.0.0", true},
+	    {"224.0.0.1", true},
+	    {"255.255.255.255", true},
+	    {"2001:db8::1", false},
+	    {"::1", true},
+	    {"::", true},
+	    {"fe80::1", true},
+	    {"ff02::1", true},
+	    {"fd00::1", true},
+	    {"fc00::1", true},
+	    {"::ffff:169.254.169.254", true},
 	    {"::ffff:10.0.0.1", true},
-	    {"::10.0.0.1", false},
+	    {"::ffff:192.0.2.1", false},
+	    {"::10.0.0.1", true},
+	    {"64:ff9b::a9fe:a9fe", true},
+	    {"64:ff9b::c000:201", false},
+	    {"2002:a9fe:a9fe::1", true},
+	    {"2002:0a00:0001::1", true},
+	    {"2002:c000:0201::1", false},
 	};
+	struct ward_test_compiled c;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		uint8_t a[16] = {0};
-		uint8_t fam = strchr(cases[i].a, ':') ? 6 : 4;
+	assert_int_equal(compile_text(NAMES_POLICY(""), &c), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		expect_refused(&c.blob.policy.net, cases[i].a,
+			       cases[i].refused);
+	ward_test_compiled_release(&c);
+}
 
-		assert_int_equal(
-		    inet_pton(fam == 4 ? AF_INET : AF_INET6, cases[i].a, a), 1);
-		if (ward_dns_addr_learnable(fam, a) != cases[i].ok)
-			fail_msg("%s: learnable %d, expected %d", cases[i].a,
-				 !cases[i].ok, cases[i].ok);
+/* `allow answers` opens a private network (or part of one) to answers,
+ * and nothing else: the rest of 10/8 stays refused, with its IPv6
+ * forms; a fixed or public network is an error. */
+static void allow_answers(void **state)
+{
+	static const char *const wrong[] = {"127.0.0.0/8", "169.254.169.254",
+					    "8.8.8.0/24",  "10.0.0.0/7",
+					    "0.0.0.0/0",   "::/0",
+					    "fe80::/10",   "10.0.0.1/8"};
+	struct ward_test_compiled c;
+	char src[512];
+
+	(void)state;
+	assert_int_equal(compile_text(NAMES_POLICY("allow answers "
+						   "10.78.0.0/16, fd12::/16;"),
+				      &c),
+			 0);
+	expect_refused(&c.blob.policy.net, "10.78.1.2", false);
+	expect_refused(&c.blob.policy.net, "::ffff:10.78.1.2", false);
+	expect_refused(&c.blob.policy.net, "10.79.0.1", true);
+	expect_refused(&c.blob.policy.net, "10.77.255.255", true);
+	expect_refused(&c.blob.policy.net, "::ffff:10.79.0.1", true);
+	expect_refused(&c.blob.policy.net, "fd12::1", false);
+	expect_refused(&c.blob.policy.net, "fd13::1", true);
+	expect_refused(&c.blob.policy.net, "192.168.0.1", true);
+	expect_refused(&c.blob.policy.net, "169.254.169.254", true);
+	ward_test_compiled_release(&c);
+	for (size_t i = 0; i < sizeof(wrong) / sizeof(wrong[0]); i++) {
+		snprintf(src, sizeof(src), NAMES_POLICY("allow answers %s;"),
+			 wrong[i]);
+		if (compile_text(src, &c) != -1)
+			fail_msg("allow answers %s compiled", wrong[i]);
+		ward_test_compiled_release(&c);
 	}
+}
+
+/* The reader refuses refused ranges out of form: unsorted, overlapping,
+ * host bits, a prefix past the family's bits, a family it does not
+ * know, none, or a list without a fixed range (the metadata address's
+ * network, or one of its IPv6 forms). */
+static void blob_refused_strict(void **state)
+{
+	struct ward_test_compiled c;
+	struct ward_net_prefix r[64];
+	struct ward_policy p;
+	uint8_t *buf = NULL;
+	size_t len, n;
+	struct ward_blob b;
+	ward_err err = {0};
+
+	(void)state;
+	assert_int_equal(compile_text(NAMES_POLICY(""), &c), 0);
+	p = c.blob.policy;
+	n = p.net.nrefused;
+	assert_true(n > 10 && n < 64);
+	/* written back as it is: read */
+	memcpy(r, p.net.refused, n * sizeof(*r));
+	p.net.refused = r;
+	assert_int_equal(ward_blob_write_unchecked(&p, &buf, &len, &err), 0);
+	assert_int_equal(ward_blob_read(buf, len, 0, &b, &err), 0);
+	ward_blob_release(&b);
+	free(buf);
+	for (int k = 0; k < 8; k++) {
+		memcpy(r, c.blob.policy.net.refused, n * sizeof(*r));
+		p.net.nrefused = (uint32_t)n;
+		switch (k) {
+		case 0: /* unsorted */
+			r[0] = c.blob.policy.net.refused[1];
+			r[1] = c.blob.policy.net.refused[0];
+			break;
+		case 1: /* overlapping */
+			r[1] = r[0];
+			r[1].prefix = (uint8_t)(r[1].prefix + 1);
+			break;
+		case 2: /* host bits */
+			r[0].addr[3] |= 1;
+			break;
+		case 3: /* prefix past 32 */
+			r[0].prefix = 33;
+			break;
+		case 4: /* family */
+			r[0].family = 5;
+			break;
+		case 5: /* none */
+			p.net.nrefused = 0;
+			break;
+		default: /* a fixed range or an IPv6 form of it left out */
+			for (size_t i = 0, o = 0; i < n; i++) {
+				const struct ward_net_prefix *x =
+				    &c.blob.policy.net.refused[i];
+				bool meta =
+				    (x->family == 4 && x->addr[0] == 169) ||
+				    (k == 7 && x->family == 6 &&
+				     x->addr[0] == 0x20 && x->addr[2] == 169);
+
+				if (k == 6 ? meta && x->family == 4
+					   : meta && x->family == 6)
+					continue;
+				r[o++] = *x;
+				p.net.nrefused = (uint32_t)o;
+			}
+			break;
+		}
+		assert_int_equal(
+		    ward_blob_write_unchecked(&p, &buf, &len, &err), 0);
+		if (ward_blob_read(buf, len, 0, &b, &err) != -1)
+			fail_msg("case %d read", k);
+		free(buf);
+		buf = NULL;
+	}
+	ward_test_compiled_release(&c);
 }
 
 int main(void)
@@ -280,7 +441,9 @@ int main(void)
 	    cmocka_unit_test(public_suffix),
 	    cmocka_unit_test(blob_names),
 	    cmocka_unit_test(no_list_no_wildcard),
-	    cmocka_unit_test(learnable),
+	    cmocka_unit_test(refused_answers),
+	    cmocka_unit_test(allow_answers),
+	    cmocka_unit_test(blob_refused_strict),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -501,9 +501,10 @@ static void test_names_and_keywords(void **state)
 	    "size 1; mode 1; proc 1; dev 1; file 1; symlink 1; slot 1; "
 	    "dir 1; net 1; host 1; allow 1; tcp 1; udp 1; port 1; "
 	    "limits 1; syscalls 1; default 1; if 1; log 1; errno 1; "
-	    "trap 1; kill 1; }\n");
-	assert_int_equal(stmt_at(p, 1)->nbody, 44);
+	    "trap 1; kill 1; answers 1; }\n");
+	assert_int_equal(stmt_at(p, 1)->nbody, 45);
 	assert_string_equal(stmt_at(p, 1)->body[43]->name, "kill");
+	assert_string_equal(stmt_at(p, 1)->body[44]->name, "answers");
 	parsed_free(p);
 
 	char text[600];

@@ -588,9 +588,10 @@ static void test_expected_things(void **state)
 	check_first("ward 1;\nfs { tmpfs /t size; }\n",
 		    "t.ward:2:19: error: expected a value after `size`, found "
 		    "`;`");
-	check_first("ward 1;\nnet { allow icmp x port 1; }\n",
-		    "t.ward:2:13: error: expected `tcp` or `udp` after "
-		    "`allow`, found name `icmp`");
+	check_first(
+	    "ward 1;\nnet { allow icmp x port 1; }\n",
+	    "t.ward:2:13: error: expected `tcp`, `udp` or `answers` after "
+	    "`allow`, found name `icmp`");
 	check_first("ward 1;\nnet { allow tcp x 1; }\n",
 		    "t.ward:2:19: error: expected `port` after `x`, found "
 		    "integer `1`");

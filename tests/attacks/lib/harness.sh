@@ -293,7 +293,7 @@ harness_setup() {
 	build atk tests/attacks/lib/atk.c -static -pthread
 	build brk tests/attacks/lib/brk.c -static -pthread
 	build mkblob tests/e2e/mkblob.c -D_GNU_SOURCE -I"$TOP/common" \
-		-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/compiler/codegen/landlock_rules.c" "$TOP/common/blob_read.c" \
+		-I"$TOP/compiler/codegen" "$TOP/compiler/codegen/blob_write.c" "$TOP/compiler/codegen/landlock_rules.c" "$TOP/common/blob_read.c" "$TOP/common/answer_ranges.c" \
 		"$TOP/common/sha256.c" "$TOP/common/util.c" -lseccomp -lsodium
 	chmod 755 "$T/bin"/*
 	# Network namespaces need root: as a user, the network attacks skip.

@@ -214,6 +214,18 @@ NET_TCP_PORTS=22,80,443,4444,8080
 NET_UDP_PORTS=53,123
 HOST_TCP_PORTS=6379,5432,2375
 NET_WORLD=0
+# The names world (names_world_init): a third namespace NS_DNS, one veth
+# from NS_HOST, holding the test's DNS server (ADDR_DNS) and a TLS host
+# (ADDR_NAMES:443, certificates of a CA made here) that
+# tests/net/dnsserver.py serves, as in tests/net/names.sh. NAMES_RESOLV
+# names ADDR_DNS: a names attack sets NET_RESOLV to it, and run_netted
+# then mounts it on /etc/resolv.conf in a mount namespace of that launch
+# only (ward's DNS stub asks the resolver it names).
+ADDR_DNS=192.0.2.54
+ADDR_NAMES=192.0.2.20
+NAMES_ZONE="index.test=$ADDR_NAMES,files.test=$ADDR_NAMES,a.files.test=$ADDR_NAMES,a.b.files.test=$ADDR_NAMES,evilfiles.test=$ADDR_NAMES,a.files.test.evil.test=$ADDR_NAMES,other.test=$ADDR_NAMES,meta.files.test=169.254.169.254,intranet.files.test=10.200.0.5,brief.files.test=$ADDR_NAMES/0"
+NAMES_WORLD=0
+NET_RESOLV=
 
 in_ns() { # NS CMD...: in a namespace's network only (the host's /sys kept)
 	local n=$1
@@ -291,6 +303,77 @@ net_world_init() {
 		fi
 	done
 	NET_WORLD=1
+	names_world_init >"$T/net/names-setup.err" 2>&1 && NAMES_WORLD=1
+	return 0
+}
+
+# names_world_init: NS_DNS and its servers (see NAMES_ZONE). A names
+# attack fails, with this setup's error, when it did not come up; the
+# other attacks do not need it.
+names_world_init() {
+	local i d=$T/net/tls
+	NS_DNS=wa-d-$$
+	ip netns add "$NS_DNS" || return 1
+	at_exit "ip netns del '$NS_DNS'"
+	ip -n "$NS_DNS" link set lo up &&
+		ip -n "$NS_HOST" link add wa2 type veth peer name wa3 netns "$NS_DNS" &&
+		ip -n "$NS_DNS" addr add "$ADDR_DNS/32" dev wa3 &&
+		ip -n "$NS_DNS" addr add "$ADDR_NAMES/32" dev wa3 &&
+		ip -n "$NS_HOST" link set wa2 up && ip -n "$NS_DNS" link set wa3 up &&
+		ip -n "$NS_DNS" route add 203.0.113.1/32 dev wa3 &&
+		ip -n "$NS_HOST" route add "$ADDR_DNS/32" dev wa2 src 203.0.113.1 &&
+		ip -n "$NS_HOST" route add "$ADDR_NAMES/32" dev wa2 src 203.0.113.1 ||
+		return 1
+	mkdir -p "$d" && (cd "$d" &&
+		openssl req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.pem \
+			-days 2 -subj /CN=ward-attack-names-ca &&
+		openssl req -newkey rsa:2048 -nodes -keyout srv.key -out srv.csr \
+			-subj /CN=index.test &&
+		printf 'subjectAltName=DNS:index.test,DNS:*.files.test,DNS:*.b.files.test,DNS:other.test\n' >srv.ext &&
+		openssl x509 -req -in srv.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+			-days 2 -extfile srv.ext -out srv.pem) || return 1
+	chmod 644 "$d/ca.pem"
+	echo "nameserver $ADDR_DNS" >"$T/net/resolv.conf" && chmod 644 "$T/net/resolv.conf"
+	NAMES_RESOLV=$T/net/resolv.conf
+	TLS_CERT=$d/srv.pem TLS_KEY=$d/srv.key nsenter --net="/run/netns/$NS_DNS" \
+		"$PY" "$NAMES_SERVER" "$T/net/names.log" "$T/net/names.ready" \
+		"$ADDR_DNS" "$NAMES_ZONE" "tls:$ADDR_NAMES:443" "$ADDR_NAMES:8443" \
+		>/dev/null 2>"$T/net/names.err" &
+	at_exit "kill $!; wait $!"
+	i=0
+	while [ ! -f "$T/net/names.ready" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -f "$T/net/names.ready" ] || { cat "$T/net/names.err"; return 1; }
+	# The same safety check as NS_HOST's: nothing real is routable.
+	for a in 1.1.1.1 8.8.8.8 10.0.0.1 192.168.1.1; do
+		! in_ns "$NS_DNS" ip route get "$a" >/dev/null 2>&1 || return 1
+	done
+}
+
+# names_note / names_seen: the names servers' log lines since the note
+# (queries "query NAME TYPE FROM", "accept ADDR:PORT FROM", "tls ADDR:PORT
+# SNI").
+names_note() { NOTE_NAMES=$(wc -l <"$T/net/names.log"); }
+names_seen() { tail -n +$((NOTE_NAMES + 1)) "$T/net/names.log"; }
+
+# names_policy: the names attacks' test policy, names-net: the profile
+# (agent-net, or the target standing for it) with index.test and
+# *.files.test allowed on 443 by name at the top of its net section, and
+# nothing else (its resolv.conf and nsswitch.conf follow from the names);
+# names_diff_ok checks that with wardc diff: in its network part, the two
+# name rules added and no other change.
+names_policy() {
+	derive_policy names-net agent-net \
+		-e '/^[[:space:]]*net[[:space:]]*{[[:space:]]*$/a\    allow tcp name "index.test" port 443; allow tcp name "*.files.test" port 443;'
+}
+names_diff_ok() {
+	local d
+	d=$("$WARDC" diff "$T/pol/names-net.base.wardb" "$T/pol/names-net.wardb" | sed -n '/^network:/,/^[a-z]/p' | grep '^  [-+~]')
+	[ "$(printf '%s\n' "$d" | wc -l)" = 2 ] &&
+		printf '%s\n' "$d" | grep -qxF '  + allow: tcp name index.test port 443 (addresses learned at run time)' &&
+		printf '%s\n' "$d" | grep -qxF '  + allow: tcp name *.files.test port 443 (addresses learned at run time)'
 }
 
 # net_note: remember where the test hosts' logs end.
@@ -486,6 +569,9 @@ run_netted() {
 	shift
 	[ -n "$_join" ] || _join_script
 	[ "$NET_WORLD" = 1 ] && pre+=(nsenter --net="/run/netns/$NS_HOST")
+	# (a names attack's launches: the test's resolver, in a mount
+	# namespace of this launch only)
+	[ -n "${NET_RESOLV:-}" ] && pre+=(unshare -m --propagation private -- /bin/sh -c 'mount --bind "$0" /etc/resolv.conf && exec "$@"' "$NET_RESOLV")
 	pre+=(prlimit --nproc=$NET_PIDS_MAX -- timeout -k 3 "$to")
 	# (as a user, the rootless mode is the caller: no setpriv)
 	[ -n "$uid" ] && [ "$uid" != "$(id -u)" ] && pre+=(setpriv --reuid="$uid" --regid="$uid" --clear-groups)
