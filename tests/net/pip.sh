@@ -7,23 +7,26 @@
 #
 # The test's own little internet, made here and removed on every path:
 #
-#   sbx (where ward runs) ── veth ── srv   10.79.1.2: the test's DNS server
-#        10.79.1.1/24                       (tests/net/dnsserver.py) and
+#   sbx (where ward runs) ── veth ── srv   203.0.113.2: the test's DNS server
+#        203.0.113.1/24                       (tests/net/dnsserver.py) and
 #                                           index.test's HTTPS (the simple
 #                                           index, tests/net/pypi.py);
-#                                           10.79.1.4: dl.files.test's HTTPS
+#                                           203.0.113.4: dl.files.test's HTTPS
 #                                           (the wheel);
-#                                           10.79.1.5: an HTTP CONNECT proxy
+#                                           203.0.113.5: an HTTP CONNECT proxy
 #                                           (tests/net/connectproxy.py, for
 #                                           ward --upstream-proxy), whose
 #                                           own map sends index.test to
-#                                           10.79.1.6 and dl.files.test to
-#                                           10.79.1.7 (the same servers on
+#                                           203.0.113.6 and dl.files.test to
+#                                           203.0.113.7 (the same servers on
 #                                           other addresses: a request seen
 #                                           there came through the proxy)
 #
+# The addresses are TEST-NET-3's (RFC 5737), inside these namespaces only:
+# the profile, like every policy without `allow answers`, refuses a DNS
+# answer in a private range (docs/spec.md 5.11), so 10.x would fail here.
 # sbx has no default route (checked first); its resolv.conf names
-# 10.79.1.2. The certificates are the test CA's, made here; pip is given
+# 203.0.113.2. The certificates are the test CA's, made here; pip is given
 # the CA with --cert, a file of the read-only input slot. The package is a
 # pure-python wheel built here (tests/net/pypi.py wheel), never fetched.
 set -u
@@ -104,12 +107,12 @@ setup_net() {
 	ip netns add "$S" && ip netns add "$SRV" &&
 		ip -n "$S" link set lo up && ip -n "$SRV" link set lo up &&
 		ip -n "$S" link add v-srv type veth peer name eth0 netns "$SRV" &&
-		ip -n "$S" addr add 10.79.1.1/24 dev v-srv &&
-		ip -n "$SRV" addr add 10.79.1.2/24 dev eth0 &&
-		ip -n "$SRV" addr add 10.79.1.4/24 dev eth0 &&
-		ip -n "$SRV" addr add 10.79.1.5/24 dev eth0 &&
-		ip -n "$SRV" addr add 10.79.1.6/24 dev eth0 &&
-		ip -n "$SRV" addr add 10.79.1.7/24 dev eth0 &&
+		ip -n "$S" addr add 203.0.113.1/24 dev v-srv &&
+		ip -n "$SRV" addr add 203.0.113.2/24 dev eth0 &&
+		ip -n "$SRV" addr add 203.0.113.4/24 dev eth0 &&
+		ip -n "$SRV" addr add 203.0.113.5/24 dev eth0 &&
+		ip -n "$SRV" addr add 203.0.113.6/24 dev eth0 &&
+		ip -n "$SRV" addr add 203.0.113.7/24 dev eth0 &&
 		ip -n "$S" link set v-srv up && ip -n "$SRV" link set eth0 up
 }
 if ! setup_net 2>"$T/ip.log"; then
@@ -123,7 +126,7 @@ for a in 1.1.1.1 10.0.0.1 192.168.1.1 172.16.0.1 2001:4860:4860::8888; do
 	fi
 done
 pass setup/isolated
-echo "nameserver 10.79.1.2" >"$T/resolv.conf" && chmod 644 "$T/resolv.conf"
+echo "nameserver 203.0.113.2" >"$T/resolv.conf" && chmod 644 "$T/resolv.conf"
 
 # The profile's limits need cgroups (memory, pids, cpu). Root-mode ward
 # makes its own; rootless ward is given a base delegated to 65534 here
@@ -160,17 +163,17 @@ elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
 	}
 fi
 
-ZONE=index.test=10.79.1.2,dl.files.test=10.79.1.4,other.test=10.79.1.2
+ZONE=index.test=203.0.113.2,dl.files.test=203.0.113.4,other.test=203.0.113.2
 ip netns exec "$SRV" "$PY" "$top/tests/net/dnsserver.py" "$T/srv.log" "$T/dns.ready" \
-	10.79.1.2 "$ZONE" 2>"$T/dns.err" &
+	203.0.113.2 "$ZONE" 2>"$T/dns.err" &
 bgpids="$bgpids $!"
 ip netns exec "$SRV" "$PY" "$top/tests/net/pypi.py" serve "$T/srv.log" "$T/web.ready" \
 	"$T/srv.pem" "$T/srv.key" "$T/wheels" index.test dl.files.test \
-	10.79.1.2 10.79.1.4 10.79.1.6 10.79.1.7 2>"$T/web.err" &
+	203.0.113.2 203.0.113.4 203.0.113.6 203.0.113.7 2>"$T/web.err" &
 bgpids="$bgpids $!"
 ip netns exec "$SRV" "$PY" "$top/tests/net/connectproxy.py" "$T/srv.log" "$T/proxy.ready" \
-	index.test=10.79.1.6,dl.files.test=10.79.1.7 10.79.1.5:3128:ok \
-	10.79.1.5:3129:deny=dl.files.test 10.79.1.5:3130:garbage 10.79.1.5:3131:slow \
+	index.test=203.0.113.6,dl.files.test=203.0.113.7 203.0.113.5:3128:ok \
+	203.0.113.5:3129:deny=dl.files.test 203.0.113.5:3130:garbage 203.0.113.5:3131:slow \
 	2>"$T/proxy.err" &
 bgpids="$bgpids $!"
 i=0
@@ -237,16 +240,16 @@ for m in root rootless; do
 	# the file host, each over TLS with its own server name.
 	if [ $rc = 0 ] && [ "$(tail -n 1 "$T/w.out")" = "hello from wardpkg 0.1" ] &&
 		[ -f "$site/wardpkg/__init__.py" ] &&
-		[ "$(seen "get 10.79.1.2 index.test /simple/wardpkg/ 200")" -ge 1 ] &&
-		[ "$(seen "get 10.79.1.4 dl.files.test /packages/$whl 200")" = 1 ] &&
-		[ "$(seen "tls 10.79.1.4 dl.files.test")" -ge 1 ]; then
+		[ "$(seen "get 203.0.113.2 index.test /simple/wardpkg/ 200")" -ge 1 ] &&
+		[ "$(seen "get 203.0.113.4 dl.files.test /packages/$whl 200")" = 1 ] &&
+		[ "$(seen "tls 203.0.113.4 dl.files.test")" -ge 1 ]; then
 		pass $m/pip-install
 	else
 		fail $m/pip-install "rc $rc, out '$(tail -c 200 "$T/w.out")', err '$(tail -c 600 "$T/w.err")', log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';')"
 	fi
 	# The report: both names asked and answered with their addresses, and
 	# each connection with its name, server name, bytes each way and end.
-	if in_report "any(q['name'] == 'index.test' and q['type'] == 'A' and q['verdict'] == 'answered' and q['addresses'] == ['10.79.1.2'] for q in r['network']['dns']) and any(q['name'] == 'dl.files.test' and q['type'] == 'A' and q['verdict'] == 'answered' and q['addresses'] == ['10.79.1.4'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '10.79.1.2' and a['port'] == 443 and a['name'] == 'index.test' and a['relay']['server_name'] == 'index.test' and a['relay']['sent'] > 200 and a['relay']['received'] > 500 and a['relay']['ended'] == 'closed' for a in r['network']['attempts']) and any(a['verdict'] == 'allowed' and a['address'] == '10.79.1.4' and a['port'] == 443 and a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['received'] > 1000 and a['relay']['ended'] == 'closed' for a in r['network']['attempts']) and all(a['verdict'] == 'allowed' or (a['verdict'] == 'local' and a['address'] == '127.0.0.53' and a['port'] == 53) for a in r['network']['attempts'])"; then
+	if in_report "any(q['name'] == 'index.test' and q['type'] == 'A' and q['verdict'] == 'answered' and q['addresses'] == ['203.0.113.2'] for q in r['network']['dns']) and any(q['name'] == 'dl.files.test' and q['type'] == 'A' and q['verdict'] == 'answered' and q['addresses'] == ['203.0.113.4'] for q in r['network']['dns']) and any(a['verdict'] == 'allowed' and a['address'] == '203.0.113.2' and a['port'] == 443 and a['name'] == 'index.test' and a['relay']['server_name'] == 'index.test' and a['relay']['sent'] > 200 and a['relay']['received'] > 500 and a['relay']['ended'] == 'closed' for a in r['network']['attempts']) and any(a['verdict'] == 'allowed' and a['address'] == '203.0.113.4' and a['port'] == 443 and a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['received'] > 1000 and a['relay']['ended'] == 'closed' for a in r['network']['attempts']) and all(a['verdict'] == 'allowed' or (a['verdict'] == 'local' and a['address'] == '127.0.0.53' and a['port'] == 53) for a in r['network']['attempts'])"; then
 		pass "$m/report-queries-and-connections ($(summary))"
 	else
 		fail $m/report-queries-and-connections "$("$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['network']; print(json.dumps({'dns': n['dns'], 'attempts': n['attempts']}))" "$rep" 2>&1 | head -c 1500)"
@@ -261,7 +264,7 @@ for m in root rootless; do
 	mark
 	out=$(run $m "$T/site-$m" /bin/sh -c "/usr/bin/python3 -m pip install --cert /input/ca.pem --index-url https://other.test/simple/ --target /site --retries 0 --timeout 5 wardpkg >/dev/null 2>&1; echo pip \$?; /usr/bin/python3 -c 'import socket
 try:
-    socket.create_connection((\"10.79.1.2\", 8443), timeout=5); print(\"connected\")
+    socket.create_connection((\"203.0.113.2\", 8443), timeout=5); print(\"connected\")
 except OSError as e:
     print(\"refused\", e.errno)'" 2>"$T/w.err")
 	if [ "$(echo $out)" = "pip 1 refused 1" ] && [ "$(seen "other.test")" = 0 ] &&
@@ -277,7 +280,7 @@ done
 # (the name judged from the ClientHello) instead of connecting to the
 # address; the proxy's reply is read strictly and only a 2xx opens the
 # tunnel. The proxy sends the names to other addresses of the same servers
-# (10.79.1.6, .7) than the test's DNS gives (10.79.1.2, .4): a request
+# (203.0.113.6, .7) than the test's DNS gives (203.0.113.2, .4): a request
 # served there came through the proxy, not straight from the broker.
 proxied() { # the report's relayed connections: name status ended
 	"$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['network']
@@ -288,7 +291,7 @@ for m in root rootless; do
 	mkdir -p "$site" && chmod 777 "$site"
 	rep=$T/rep/$m-proxy.json
 	mark
-	WARGS="--upstream-proxy 10.79.1.5:3128" run $m "$site" /bin/sh -c "$PIP wardpkg && PYTHONPATH=/site /usr/bin/python3 -c 'import wardpkg; print(wardpkg.GREETING)'" \
+	WARGS="--upstream-proxy 203.0.113.5:3128" run $m "$site" /bin/sh -c "$PIP wardpkg && PYTHONPATH=/site /usr/bin/python3 -c 'import wardpkg; print(wardpkg.GREETING)'" \
 		>"$T/w.out" 2>"$T/w.err"
 	rc=$?
 	# Root mode with the cgroup programs (cgroup2): they let the broker
@@ -300,12 +303,12 @@ for m in root rootless; do
 		continue
 	fi
 	if [ $rc = 0 ] && [ "$(tail -n 1 "$T/w.out")" = "hello from wardpkg 0.1" ] &&
-		[ "$(seen "connect index.test:443 10.79.1.1 200")" -ge 1 ] &&
-		[ "$(seen "connect dl.files.test:443 10.79.1.1 200")" = 1 ] &&
-		[ "$(seen "get 10.79.1.6 index.test /simple/wardpkg/ 200")" -ge 1 ] &&
-		[ "$(seen "get 10.79.1.7 dl.files.test /packages/$whl 200")" = 1 ] &&
-		[ "$(seen "get 10.79.1.[24] ")" = 0 ] &&
-		in_report "r['network']['upstream_proxy'] == '10.79.1.5:3128' and any(a['name'] == 'index.test' and a['relay']['proxy_status'] == 200 and a['relay']['ended'] == 'closed' and a['relay']['received'] > 500 for a in r['network']['attempts']) and any(a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['proxy_status'] == 200 and a['relay']['received'] > 1000 for a in r['network']['attempts'])"; then
+		[ "$(seen "connect index.test:443 203.0.113.1 200")" -ge 1 ] &&
+		[ "$(seen "connect dl.files.test:443 203.0.113.1 200")" = 1 ] &&
+		[ "$(seen "get 203.0.113.6 index.test /simple/wardpkg/ 200")" -ge 1 ] &&
+		[ "$(seen "get 203.0.113.7 dl.files.test /packages/$whl 200")" = 1 ] &&
+		[ "$(seen "get 203.0.113.[24] ")" = 0 ] &&
+		in_report "r['network']['upstream_proxy'] == '203.0.113.5:3128' and any(a['name'] == 'index.test' and a['relay']['proxy_status'] == 200 and a['relay']['ended'] == 'closed' and a['relay']['received'] > 500 for a in r['network']['attempts']) and any(a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['proxy_status'] == 200 and a['relay']['received'] > 1000 for a in r['network']['attempts'])"; then
 		pass "$m/upstream-proxy ($(proxied))"
 	else
 		fail $m/upstream-proxy "rc $rc, out '$(tail -c 200 "$T/w.out")', err '$(tail -c 400 "$T/w.err")', log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';'), report: $(proxied)"
@@ -317,9 +320,9 @@ done
 # server's).
 rep=$T/rep/proxy-slow.json
 mark
-WARGS="--upstream-proxy 10.79.1.5:3131" run rootless "$T/site-rootless" /bin/sh -c "$PIP --upgrade --force-reinstall wardpkg" >"$T/w.out" 2>"$T/w.err"
+WARGS="--upstream-proxy 203.0.113.5:3131" run rootless "$T/site-rootless" /bin/sh -c "$PIP --upgrade --force-reinstall wardpkg" >"$T/w.out" 2>"$T/w.err"
 rc=$?
-if [ $rc = 0 ] && [ "$(seen "get 10.79.1.7 dl.files.test /packages/$whl 200")" = 1 ] &&
+if [ $rc = 0 ] && [ "$(seen "get 203.0.113.7 dl.files.test /packages/$whl 200")" = 1 ] &&
 	in_report "all(a['relay']['proxy_status'] == 200 and a['relay']['ended'] == 'closed' for a in r['network']['attempts'] if a['relay'])"; then
 	pass "rootless/upstream-proxy-slow-reply ($(proxied))"
 else
@@ -330,10 +333,10 @@ fi
 # record with the status, and nothing reached the file host.
 rep=$T/rep/proxy-deny.json
 mark
-WARGS="--upstream-proxy 10.79.1.5:3129" run rootless "$T/site-rootless" /bin/sh -c "$PIP --retries 0 --timeout 5 --upgrade wardpkg" >"$T/w.out" 2>"$T/w.err"
+WARGS="--upstream-proxy 203.0.113.5:3129" run rootless "$T/site-rootless" /bin/sh -c "$PIP --retries 0 --timeout 5 --upgrade wardpkg" >"$T/w.out" 2>"$T/w.err"
 rc=$?
-if [ $rc != 0 ] && [ "$(seen "connect dl.files.test:443 10.79.1.1 403")" -ge 1 ] &&
-	[ "$(seen "get 10.79.1.[247] dl.files.test")" = 0 ] &&
+if [ $rc != 0 ] && [ "$(seen "connect dl.files.test:443 203.0.113.1 403")" -ge 1 ] &&
+	[ "$(seen "get 203.0.113.[247] dl.files.test")" = 0 ] &&
 	in_report "any(a['name'] == 'dl.files.test' and a['relay']['proxy_status'] == 403 and a['relay']['ended'] == 'refused by the upstream proxy' and a['relay']['received'] == 0 for a in r['network']['attempts']) and any(a['name'] == 'index.test' and a['relay']['proxy_status'] == 200 for a in r['network']['attempts'])"; then
 	pass "rootless/upstream-proxy-refuses ($(proxied))"
 else
@@ -344,9 +347,9 @@ fi
 # ClientHello reaches the proxy's far side.
 rep=$T/rep/proxy-garbage.json
 mark
-WARGS="--upstream-proxy 10.79.1.5:3130" run rootless "$T/site-rootless" /bin/sh -c "$PIP --retries 0 --timeout 5 --upgrade wardpkg" >"$T/w.out" 2>"$T/w.err"
+WARGS="--upstream-proxy 203.0.113.5:3130" run rootless "$T/site-rootless" /bin/sh -c "$PIP --retries 0 --timeout 5 --upgrade wardpkg" >"$T/w.out" 2>"$T/w.err"
 rc=$?
-if [ $rc != 0 ] && [ "$(seen "connect index.test:443 10.79.1.1 garbage")" -ge 1 ] &&
+if [ $rc != 0 ] && [ "$(seen "connect index.test:443 203.0.113.1 garbage")" -ge 1 ] &&
 	[ "$(seen "get ")" = 0 ] && [ "$(seen "tls ")" = 0 ] &&
 	in_report "any(a['name'] == 'index.test' and a['relay']['proxy_status'] is None and a['relay']['ended'] == \"failed: the upstream proxy's reply is not HTTP\" and a['relay']['received'] == 0 for a in r['network']['attempts'])"; then
 	pass "rootless/upstream-proxy-bad-reply ($(proxied))"
