@@ -423,8 +423,67 @@ def killed(how):
           not left and not os.path.exists(d), "%s %s" % (left, d))
 
 
+def status_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return dict(l.rstrip("\n").split(":\t", 1) for l in f if ":\t" in l)
+
+
+def server_filter():
+    """S (the session server, docs/spec.md 7.1) runs under a seccomp filter
+    of its own, with no_new_privs (and, in root mode, as 65534): S is the
+    child of P that holds the listening socket; the janitor, P's other fork,
+    has no filter (the control: the observation tells them apart).
+    tests/unit/test_session_filter.c shows the filter refuses from S's
+    position what S never needs (open by name, socket, exec, fork, kill,
+    ptrace)."""
+    s = start()
+    try:
+        inode = None
+        with open("/proc/net/unix") as f:
+            for l in f:
+                fields = l.split()
+                if len(fields) >= 8 and fields[7] == s.path:
+                    inode = fields[6]
+        kids = []
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open("/proc/%s/stat" % d) as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == s.proc.pid:
+                            kids.append(int(d))
+                except OSError:
+                    pass
+        srv, others = None, []
+        for k in kids:
+            try:
+                fds = [os.readlink("/proc/%d/fd/%s" % (k, fd)) for fd in os.listdir("/proc/%d/fd" % k)]
+                with open("/proc/%d/cmdline" % k, "rb") as f:
+                    cmd = f.read()
+            except OSError:
+                continue
+            if b"--session-events" in cmd:
+                continue  # W, the run
+            if "socket:[%s]" % inode in fds:
+                srv = k
+            else:
+                others.append(k)
+        st = status_of(srv) if srv else {}
+        check("server-has-own-seccomp-filter",
+              st.get("Seccomp") == "2" and int(st.get("Seccomp_filters", "0")) >= 1 and
+              st.get("NoNewPrivs") == "1" and
+              (MODE != "root" or st.get("Uid", "").split()[:1] == ["65534"]),
+              "S %s: %s" % (srv, {k: st.get(k) for k in ("Seccomp", "Seccomp_filters", "NoNewPrivs", "Uid")}))
+        ctl = [status_of(k).get("Seccomp") for k in others]
+        check("server-filter-control-janitor-has-none", "0" in ctl, "P's other children: %s %s" % (others, ctl))
+        e = s.run("x = 1")
+        check("server-serves-under-its-filter", e.status == "ok", e.raw)
+    finally:
+        s.stop()
+
+
 cells()
 denials_live()
+server_filter()
 socket_option()
 limits()
 killed("caller")
