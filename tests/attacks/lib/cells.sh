@@ -98,6 +98,7 @@ cells_start() {
 # cells_reply_clean JSON: no denial, no file changed in a cell's reply.
 cells_reply_clean() {
 	jq -e '((.denials.seccomp // []) | length == 0) and ((.denials.network // []) | length == 0) and
+		((.denials.dns // []) | length == 0) and
 		([(.files // [])[] | .counts | .added + .changed + .deleted] | add // 0) == 0' >/dev/null 2>&1 <<<"$1"
 }
 
