@@ -54,13 +54,12 @@ files/other-run-tmpfs files/env-secret files/inherited-fd identity/setuid-binary
 #   identity/signal-host-process: its kill(-1, SIGKILL) kills the driver,
 #     and with it the cell's output the attack judges (the session's end
 #     is detected: the control below);
-#   identity/tiocsti: needs --stdin (a cell's stdin is /dev/null);
-#   files/terminal-escape: reads the run report's escaped count of stdout,
-#     which in a session is the driver's protocol (the cell's own count is
-#     in its reply: tests/e2e/session.py checks it).
+#   identity/tiocsti: needs --stdin (a cell's stdin is /dev/null).
+# (files/terminal-escape is a cell of the shared session: its report's
+# output.stdout is the cell's reply's, S's escaping of that cell's stream.)
 EXCLUDED="identity/kill-supervisor identity/init-cmdline identity/x32-abi
 identity/int80 identity/read-host-processes identity/signal-host-process
-identity/tiocsti files/terminal-escape"
+identity/tiocsti"
 sel=
 for f in tests/attacks/files/*.sh tests/attacks/identity/*.sh tests/attacks/net/*.sh; do
 	grep -q '^# profile: python$' "$f" || continue
@@ -84,6 +83,8 @@ done
 echo "# as cells of one session per mode:$SHARED"
 echo "# as cells of sessions of their own: $(echo $OWN)"
 echo "# not run as cells: $(echo $EXCLUDED)"
+# No ceiling on sandboxes at once unless the caller sets one (as tests/run.sh).
+export WARD_MAX_SANDBOXES="${WARD_MAX_SANDBOXES:-0}"
 export WARD_CELL_WARD="$top/$BUILD/ward" WARD="$top/tests/attacks/lib/ward-cell"
 export WARD_ATTACK_HOOKS="$top/tests/attacks/lib/cells.sh" CELLS_SHARED="$SHARED"
 # shellcheck disable=SC2086

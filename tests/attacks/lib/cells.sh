@@ -24,6 +24,7 @@
 # The cases whose launches go to the shared session (run-cells.sh sets
 # it; the others' launches each start a session of their own).
 CELLS_SHARED=${CELLS_SHARED:-}
+# shellcheck disable=SC2034 # (read through eval)
 CELLS_GEN_root=0 CELLS_GEN_rootless=0
 
 cells_py() { # ARGS...: ward-cell as the harness (root), outside the world
@@ -32,7 +33,7 @@ cells_py() { # ARGS...: ward-cell as the harness (root), outside the world
 
 # cells_start MODE: a new shared session for MODE ($T/cells/MODE/cur).
 cells_start() {
-	local m=$1 g d u= opts=() path stands i keep_run keep_join keep_base keep_case=${CASE_T:-}
+	local m=$1 g d u='' opts=() path stands i keep_run keep_join keep_base keep_case=${CASE_T:-}
 	MODE=$m
 	mode_ids
 	eval "g=\$((CELLS_GEN_$m + 1)); CELLS_GEN_$m=\$g"
@@ -76,7 +77,8 @@ cells_start() {
 	[ "$m" = root ] && opts+=(--host-uid "$HUID" --host-gid "$HUID")
 	[ "$m" = root ] && [ "${CG_V2:-0}" = 1 ] && opts+=(--cgroup-base "$CG_WARD_BASE")
 	[ -n "$(blob_slots "$path")" ] && opts+=(--slot "input=$T/cells/$m/in" --slot "output=$d/out")
-	(run_netted -x ${u:+-u $u} -t 7200 -e "WARD_CELL_WARD=$WARD_CELL_WARD" -- \
+	(run_netted -x ${u:+-u $u} -t 7200 -e "WARD_CELL_WARD=$WARD_CELL_WARD" \
+		${WARD_MAX_SANDBOXES:+-e "WARD_MAX_SANDBOXES=$WARD_MAX_SANDBOXES"} -- \
 		python3 "$A/lib/ward-cell" --hold "$d" --stands-for "$stands" "${opts[@]}" "$path") >"$d/holder.log" 2>&1 &
 	echo $! >"$d/holder.pid"
 	CG_RUN=("${keep_run[@]}") CG_JOIN=("${keep_join[@]}") CG_WARD_BASE=$keep_base CASE_T=$keep_case
@@ -119,6 +121,10 @@ hook_start() {
 	local m d r
 	mkdir -p "$T/cells"
 	at_exit cells_abort
+	# The caller's ceiling on sandboxes at once (tests/run.sh: none), for
+	# the sessions and the cell client (lib/ward-cell: harness_env).
+	[ -n "${WARD_MAX_SANDBOXES:-}" ] && echo "WARD_MAX_SANDBOXES=$WARD_MAX_SANDBOXES" >"$T/cells/env"
+	chmod 755 "$T/cells"
 	for m in $MODES; do
 		grep -qx "$m runs" "$T/pol/can" || continue
 		cells_start "$m" || continue
@@ -140,7 +146,7 @@ hook_start() {
 # hook_case_end MODE NAME: after a case's lifecycle check, before its
 # verdict; adds to $CASE_T/verdict and $CASE_T/notes.
 hook_case_end() {
-	local m=$1 n=$2 d c r cells= own= sname= ended=
+	local m=$1 n=$2 d c r cells='' own='' sname='' ended=''
 	d="$T/cells/$m/cur"
 	for c in "$CASE_T"/rep/*.cell; do
 		[ -f "$c" ] || continue
@@ -158,7 +164,7 @@ hook_case_end() {
 		fi
 	done
 	[ -n "$cells" ] && echo "cells $cells of the shared session $sname" >>"$CASE_T/notes"
-	[ -n "$own" ] && echo "a session of its own for: $own" >>"$CASE_T/notes"
+	[ -n "$own" ] && echo "a session of its own for: $(printf '%s' "$own" | sed 's/; /\n/g' | sort -u | tr '\n' ',' | sed 's/,$//; s/,/, /g')" >>"$CASE_T/notes"
 	[ -L "$d" ] || return 0
 	if [ -z "$ended" ] && [ ! -e "$d/ended" ] && [ -n "$cells" ]; then
 		r=$(cells_py --cell "$d" 'sleep 0.3')
@@ -182,7 +188,7 @@ hook_case_end() {
 
 # cells_end MODE [noverdict]: stop the current session and judge it.
 cells_end() {
-	local m=$1 d name i r why= ws sock cg n
+	local m=$1 d name i r why='' ws sock cg n
 	d="$T/cells/$m/cur"
 	[ -L "$d" ] || return 0
 	name=$(cat "$d/name")
