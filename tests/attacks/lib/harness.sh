@@ -138,9 +138,10 @@ control_result() {
 }
 
 # ------------------------------------------------------------ one case
-# Hooks (WARD_ATTACK_HOOKS may redefine them): before a case's attack
+# Hooks (WARD_ATTACK_HOOKS may redefine them): after the setup; before a case's attack
 # (MODE NAME; it may change IN), after its lifecycle check (MODE NAME; it
 # may add to $CASE_T/verdict and $CASE_T/notes), after the last case.
+hook_start() { :; }
 hook_case_start() { :; }
 hook_case_end() { :; }
 hook_finish() { :; }
@@ -459,8 +460,8 @@ harness_main() {
 	if [ -n "${WARD_ATTACK_HOOKS:-}" ]; then
 		# shellcheck disable=SC1090
 		. "$WARD_ATTACK_HOOKS"
-		hook_start
 	fi
+	hook_start
 	# (the list is read first: nothing an attack runs may read it from
 	# stdin)
 	local files
