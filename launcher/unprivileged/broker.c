@@ -121,6 +121,23 @@ static void denial_event(struct ward_broker *b, const struct seccomp_data *d,
 	ward_denial_send(b->events_fd, &ev, &b->events_lost);
 }
 
+void ward_broker_net_event(struct ward_broker *b, uint32_t kind, int index)
+{
+	struct ward_net_event ev = {.kind = kind};
+
+	if (b->events_fd < 0 || index < 0)
+		return;
+	ev.index = (uint32_t)index;
+	if (kind == WARD_NETEV_ATTEMPT) {
+		ev.r.net = b->f->net[index];
+		ev.total = ev.r.net.count;
+	} else {
+		ev.r.dns = b->f->dns[index];
+		ev.total = ev.r.dns.count;
+	}
+	ward_net_event_send(b->events_fd, &ev, &b->events_lost);
+}
+
 /* A refusal recorded as a network attempt. */
 static void record_net_refusal(struct ward_broker *b,
 			       const struct seccomp_data *d, uint32_t e)
@@ -153,7 +170,7 @@ static void record_net_refusal(struct ward_broker *b,
 		r.call = WARD_NC_OTHER;
 		r.nr = d->nr;
 	}
-	ward_record_net(b->f, &r);
+	ward_broker_net_event(b, WARD_NETEV_ATTEMPT, ward_record_net(b->f, &r));
 }
 
 static void on_notification(struct ward_broker *b)

@@ -39,6 +39,8 @@
  */
 #include "broker_net.h"
 
+#include "denial_event.h"
+
 #include "dns.h"
 #include "http_proxy.h"
 #include "records.h"
@@ -224,9 +226,14 @@ static struct ward_net_record rec_of(const struct call *c, uint8_t call)
 static void record(struct ward_broker *b, struct ward_net_record *r,
 		   uint8_t verdict, int e)
 {
+	int i;
+
 	r->verdict = verdict;
 	r->err = e;
-	ward_record_net(b->f, r);
+	i = ward_record_net(b->f, r);
+	/* a session's cell is told of a refusal, before it is answered */
+	if (verdict == WARD_NV_REFUSED)
+		ward_broker_net_event(b, WARD_NETEV_ATTEMPT, i);
 }
 
 static void answer(struct ward_broker *b, const struct call *c, int e,

@@ -56,6 +56,12 @@ struct ward_broker {
 	int dns_upstream;	    /* names: to the host's resolver; -1 */
 };
 
+/* ward session's: the net or dns record at index (of b->f) to the session
+ * server (denial_event.h: struct ward_net_event), before the call or the
+ * query it records is answered; index < 0 or no server: nothing
+ * (broker.c). */
+void ward_broker_net_event(struct ward_broker *b, uint32_t kind, int index);
+
 /* Check that this kernel has what the socket broker needs (or refuse the
  * run): a socket's namespace cookie (Linux 5.14, which also has every
  * SECCOMP_IOCTL_NOTIF_ADDFD flag used here) and access to the sandbox's

@@ -8,6 +8,8 @@
 #ifndef WARD_DENIAL_EVENT_H
 #define WARD_DENIAL_EVENT_H
 
+#include "facts.h"
+
 #include <stdint.h>
 
 #define WARD_DENIAL_MAGIC 0x77644531u /* "wdE1" */
@@ -22,6 +24,28 @@ struct ward_denial_event {
 	 * included: a lost event is made up by the next one */
 	uint64_t total;
 	uint64_t lost; /* events the broker could not send, so far */
+};
+
+/* A network attempt the broker refused, or a DNS query the stub refused
+ * (or could not read), as the broker recorded it (facts.h), sent before
+ * the call or the query is answered: index is the record's place in the
+ * broker's table (stable: records are only ever added), total its count
+ * so far, this one included; a cell's count is the difference, as for a
+ * syscall (docs/spec.md 7.6). */
+#define WARD_NETEVENT_MAGIC 0x77644e31u /* "wdN1" */
+enum { WARD_NETEV_ATTEMPT = 1, WARD_NETEV_DNS = 2 };
+
+struct ward_net_event {
+	uint32_t magic;
+	uint32_t kind;	/* WARD_NETEV_* */
+	uint32_t index; /* in the broker's net or dns table */
+	uint32_t reserved;
+	uint64_t total;
+	uint64_t lost;
+	union {
+		struct ward_net_record net;
+		struct ward_dns_record dns;
+	} r;
 };
 
 /* S to the courier, and back: the files a cell changed in the writable
@@ -49,5 +73,6 @@ struct ward_cell_msg {
  * server to take it. fd < 0: nothing. */
 void ward_denial_send(int fd, const struct ward_denial_event *ev,
 		      uint64_t *lost);
+void ward_net_event_send(int fd, struct ward_net_event *ev, uint64_t *lost);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "answer_ranges.h"
 #include "broker_net.h"
+#include "denial_event.h"
 #include "dnsname_match.h"
 
 #include <arpa/inet.h>
@@ -380,7 +381,8 @@ bool ward_dns_learned_as(const struct ward_broker *b, const struct ward_addr *a,
 
 /* ------------------------------------------------------------ records */
 
-static void record(struct ward_broker_facts *f, const struct ward_dns_record *r)
+static int record_at(struct ward_broker_facts *f,
+		     const struct ward_dns_record *r)
 {
 	struct ward_dns_record *e;
 
@@ -389,16 +391,27 @@ static void record(struct ward_broker_facts *f, const struct ward_dns_record *r)
 		    f->dns[i].verdict == r->verdict &&
 		    !strcmp(f->dns[i].name, r->name)) {
 			f->dns[i].count++;
-			return;
+			return (int)i;
 		}
 	if (f->ndns == WARD_RECORD_DNS) {
 		f->dns_dropped++;
-		return;
+		return -1;
 	}
 	e = &f->dns[f->ndns++];
 	*e = *r;
 	e->count = 1;
 	clock_gettime(CLOCK_REALTIME, &e->first);
+	return (int)(f->ndns - 1);
+}
+
+/* The query on the record; a refused or unreadable one to a session's
+ * server too, before it is answered (docs/spec.md 7.6). */
+static void record(struct ward_broker *b, const struct ward_dns_record *r)
+{
+	int i = record_at(b->f, r);
+
+	if (r->verdict == WARD_DNS_REFUSED || r->verdict == WARD_DNS_MALFORMED)
+		ward_broker_net_event(b, WARD_NETEV_DNS, i);
 }
 
 /* ------------------------------------------------------------ serving */
@@ -427,7 +440,7 @@ static size_t answer(struct ward_broker *b, const uint8_t *m, size_t len,
 	    !(qlen = read_question(m, len, rec.name, &rec.qtype))) {
 		if (len >= 12 && !(m[2] & 0x80)) {
 			rec.verdict = WARD_DNS_MALFORMED;
-			record(b->f, &rec);
+			record(b, &rec);
 		}
 		return 0;
 	}
@@ -460,7 +473,7 @@ static size_t answer(struct ward_broker *b, const uint8_t *m, size_t len,
 			learn(&rec, ttl);
 		}
 	}
-	record(b->f, &rec);
+	record(b, &rec);
 
 	/* The answer: the query's id and question as asked, the addresses
 	 * learned, nothing else of the upstream's. */

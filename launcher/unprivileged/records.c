@@ -45,22 +45,23 @@ static bool same(const struct ward_net_record *a,
 	       !strcmp(a->name, b->name);
 }
 
-void ward_record_net(struct ward_broker_facts *f,
-		     const struct ward_net_record *r)
+int ward_record_net(struct ward_broker_facts *f,
+		    const struct ward_net_record *r)
 {
 	struct ward_net_record *e;
 
 	for (uint32_t i = 0; i < f->nnet && !r->relay; i++)
 		if (same(&f->net[i], r)) {
 			f->net[i].count++;
-			return;
+			return (int)i;
 		}
 	if (f->nnet == WARD_RECORD_NET) {
 		f->net_dropped++;
-		return;
+		return -1;
 	}
 	e = &f->net[f->nnet++];
 	*e = *r;
 	e->count = 1;
 	clock_gettime(CLOCK_REALTIME, &e->first);
+	return (int)(f->nnet - 1);
 }

@@ -17,8 +17,9 @@
 void ward_record_syscall(struct ward_broker_facts *f,
 			 const struct seccomp_data *d, uint32_t e);
 
-/* A network attempt: r's fields but count and first are the key. */
-void ward_record_net(struct ward_broker_facts *f,
-		     const struct ward_net_record *r);
+/* A network attempt: r's fields but count and first are the key. Returns
+ * the entry's index, or -1 when it counted in net_dropped. */
+int ward_record_net(struct ward_broker_facts *f,
+		    const struct ward_net_record *r);
 
 #endif

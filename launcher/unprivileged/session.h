@@ -37,6 +37,15 @@ struct ward_session_pmsg {
  * Returns S's exit status. */
 int ward_session_serve(const struct ward_session_srv *s);
 
+/* S's own seccomp allow-list (session_filter.c), installed by S itself
+ * after it dropped to nobody (root mode) and before it reads a byte of the
+ * caller's or the driver's: anything else fails with EPERM; another
+ * architecture or the x32 ABI kills S. Sets no_new_privs. Returns 0, or -1
+ * with errno. */
+extern const int ward_session_srv_syscalls[];
+extern const size_t ward_session_srv_nsyscalls;
+int ward_session_srv_filter(void);
+
 /* The thin clients: exec, status, interrupt, stop. */
 int ward_session_client(int argc, char **argv);
 

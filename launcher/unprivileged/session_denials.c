@@ -13,7 +13,9 @@
 #include "json.h"
 #include "syscall_names.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +55,99 @@ static void event(struct srv *s, const struct ward_denial_event *e)
 		k->in_cell = true;
 		memcpy(k->args, e->args, sizeof(k->args));
 	}
+}
+
+/* A network attempt's fields, as the run report names them (4.8, 5.9). */
+static void spell_attempt(FILE *f, const struct ward_net_record *n)
+{
+	char a[INET6_ADDRSTRLEN] = "";
+	const char *call = n->call == WARD_NC_SOCKET	? "socket"
+			   : n->call == WARD_NC_CONNECT ? "connect"
+			   : n->call == WARD_NC_SENDTO	? "sendto"
+							: NULL;
+	bool dest =
+	    (n->family == 4 || n->family == 6) && n->call != WARD_NC_SOCKET;
+
+	if (dest)
+		inet_ntop(n->family == 4 ? AF_INET : AF_INET6, n->addr, a,
+			  sizeof(a));
+	fputs("{\"call\":", f);
+	ward_json_str(f, call ? call : ward_syscall_name(n->nr));
+	fputs(",\"family\":", f);
+	ward_json_str(f, n->family == 4	  ? "ipv4"
+			 : n->family == 6 ? "ipv6"
+					  : NULL);
+	fputs(",\"protocol\":", f);
+	ward_json_str(f, n->proto == IPPROTO_TCP   ? "tcp"
+			 : n->proto == IPPROTO_UDP ? "udp"
+						   : NULL);
+	fputs(",\"address\":", f);
+	ward_json_str(f, dest ? a : NULL);
+	fputs(",\"port\":", f);
+	ward_json_u64_or_null(f, dest, n->port);
+	fprintf(f, ",\"domain\":%u,\"errno\":", n->domain);
+	ward_json_str(f, n->err ? strerrorname_np(n->err) : NULL);
+	fputc('}', f);
+}
+
+/* A refused DNS query's fields, as the run report's network.dns. */
+static void spell_query(FILE *f, const struct ward_dns_record *q)
+{
+	fputs("{\"name\":", f);
+	ward_json_str(f, q->name);
+	fputs(",\"type\":", f);
+	if (q->qtype == 1 || q->qtype == 28)
+		ward_json_str(f, q->qtype == 1 ? "A" : "AAAA");
+	else
+		fprintf(f, "%u", q->qtype);
+	fputs(",\"verdict\":", f);
+	ward_json_str(f,
+		      q->verdict == WARD_DNS_REFUSED ? "refused" : "malformed");
+	fputc('}', f);
+}
+
+static void net_event(struct srv *s, struct ward_net_event *e)
+{
+	struct sdenials *d = &s->den;
+	struct snetdenial *k = NULL;
+
+	if (e->lost > d->lost)
+		d->lost = e->lost;
+	if (e->kind != WARD_NETEV_ATTEMPT && e->kind != WARD_NETEV_DNS) {
+		d->garbage++;
+		return;
+	}
+	for (size_t i = 0; i < d->nnet && !k; i++)
+		if (d->net[i].kind == e->kind && d->net[i].index == e->index)
+			k = &d->net[i];
+	if (!k && d->nnet < NETDENIAL_KEYS) {
+		FILE *f;
+
+		k = &d->net[d->nnet];
+		*k = (struct snetdenial){.kind = e->kind, .index = e->index};
+		/* the broker's strings, ended whatever it sent */
+		e->r.net.name[sizeof(e->r.net.name) - 1] = '\0';
+		e->r.dns.name[sizeof(e->r.dns.name) - 1] = '\0';
+		f = fmemopen(k->json, sizeof(k->json), "w");
+		if (!f)
+			return;
+		if (e->kind == WARD_NETEV_ATTEMPT)
+			spell_attempt(f, &e->r.net);
+		else
+			spell_query(f, &e->r.dns);
+		/* cut short (it cannot be: a name is 255 bytes): nothing */
+		if (ferror(f) || ftell(f) >= (long)sizeof(k->json) - 1) {
+			fclose(f);
+			return;
+		}
+		fclose(f);
+		d->nnet++;
+	}
+	if (!k) {
+		d->dropped++;
+		return;
+	}
+	k->total = e->total > k->total ? e->total : k->total + !e->total;
 }
 
 /* The courier's answer: kept when it is the one asked for. */
@@ -99,6 +194,12 @@ void ward_sdenials_read(struct srv *s)
 
 			memcpy(&e, b, sizeof(e));
 			event(s, &e);
+		} else if (n == (ssize_t)sizeof(struct ward_net_event) &&
+			   magic == WARD_NETEVENT_MAGIC) {
+			struct ward_net_event e;
+
+			memcpy(&e, b, sizeof(e));
+			net_event(s, &e);
 		} else if (n >= (ssize_t)sizeof(struct ward_cell_msg) &&
 			   magic == WARD_CELLDIFF_MAGIC)
 			files(s, b, (size_t)n);
@@ -150,6 +251,8 @@ void ward_sdenials_start(struct srv *s)
 		d->k[i].base = d->k[i].total;
 		d->k[i].in_cell = false;
 	}
+	for (size_t i = 0; i < d->nnet; i++)
+		d->net[i].base = d->net[i].total;
 	d->lost_base = d->lost;
 	d->dropped_base = d->dropped;
 }
@@ -182,6 +285,25 @@ void ward_sdenials_json(struct srv *s, FILE *f)
 			(unsigned long long)k->args[1],
 			(unsigned long long)k->args[2]);
 		any = true;
+	}
+	for (uint32_t kind = WARD_NETEV_ATTEMPT; kind <= WARD_NETEV_DNS;
+	     kind++) {
+		fputs(kind == WARD_NETEV_ATTEMPT ? "],\"network\":["
+						 : "],\"dns\":[",
+		      f);
+		any = false;
+		for (size_t i = 0; i < d->nnet; i++) {
+			const struct snetdenial *k = &d->net[i];
+			size_t len = strlen(k->json);
+
+			if (k->kind != kind || k->total <= k->base || !len)
+				continue;
+			/* the spelled object, its count added */
+			fprintf(f, "%s%.*s,\"count\":%llu}", any ? "," : "",
+				(int)(len - 1), k->json,
+				(unsigned long long)(k->total - k->base));
+			any = true;
+		}
 	}
 	fprintf(f, "],\"lost\":%llu,\"dropped\":%llu}",
 		(unsigned long long)(d->lost - d->lost_base),

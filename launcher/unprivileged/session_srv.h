@@ -63,9 +63,22 @@ struct sdenial {
 	bool in_cell;
 };
 
+/* The broker's network refusals and refused DNS queries
+ * (denial_event.h: struct ward_net_event), by (kind, the record's index),
+ * each spelled once as it first came. */
+#define NETDENIAL_KEYS 64
+#define NETDENIAL_JSON 768
+struct snetdenial {
+	uint32_t kind, index;
+	uint64_t total, base;
+	char json[NETDENIAL_JSON]; /* the record's fields, without count */
+};
+
 struct sdenials {
 	struct sdenial k[DENIAL_KEYS];
 	size_t n;
+	struct snetdenial net[NETDENIAL_KEYS];
+	size_t nnet;
 	uint64_t lost, lost_base;	/* events the broker could not send */
 	uint64_t dropped, dropped_base; /* events of a key beyond DENIAL_KEYS */
 	uint64_t garbage;

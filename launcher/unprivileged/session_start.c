@@ -183,7 +183,8 @@ static _Noreturn void exec_run(struct start *st, int argc, char **argv, int in,
 	_exit(125);
 }
 
-/* S in root mode: nobody, for good, before it reads anything. */
+/* S in root mode: nobody, for good, before it reads anything (then its
+ * own seccomp filter: ward_session_srv_filter). */
 static int drop_to_nobody(void)
 {
 	if (geteuid() != 0)
@@ -369,7 +370,8 @@ static int start_main(int argc, char **argv)
 		close(janitor);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent || drop_to_nobody() < 0)
+		if (getppid() != parent || drop_to_nobody() < 0 ||
+		    ward_session_srv_filter() < 0)
 			_exit(125);
 		_exit(ward_session_serve(&srv));
 	}

@@ -423,8 +423,128 @@ def killed(how):
           not left and not os.path.exists(d), "%s %s" % (left, d))
 
 
+NET_CELL = '''import socket
+try:
+    socket.getaddrinfo("forbidden.test", 443, type=socket.SOCK_STREAM)
+    print("resolved")
+except OSError as e:
+    print("dns", type(e).__name__)
+s = socket.socket()
+s.settimeout(2)
+try:
+    s.connect(("192.0.2.99", 443))
+    print("connected")
+except OSError as e:
+    print("connect", e.errno)
+'''
+
+
+def net_denials():
+    """A refused connect and a refused DNS query are in the reply of the
+    cell that made them, with its count, and in no other cell's: under
+    agent-net with a name rule (WARD_SESSION_NET, tests/e2e/session.sh),
+    a connect to 192.0.2.99:443 (not allowed: the broker refuses it, no
+    packet) and a lookup of forbidden.test (not an allowed name: the stub
+    answers NXDOMAIN, asks nobody), in cells 2 and 4, cells 1, 3 and 5
+    doing nothing. The run report has them too, with the session's
+    counts."""
+    blob = os.environ.get("WARD_SESSION_NET")
+    if not blob:
+        print("SKIP %s/net-denials-per-cell: no WARD_SESSION_NET" % MODE)
+        return
+    try:
+        s = Session.start(blob, run_args=RUN_ARGS, ward=WARD)
+    except RuntimeError as e:
+        print("SKIP %s/net-denials-per-cell: ward refuses the policy: %s" % (MODE, str(e)[:200]))
+        return
+    es = [s.run(c) for c in ("y = 1", NET_CELL, "y = 2", NET_CELL, "y = 3")]
+    rep = s.stop()
+
+    def conn(e):
+        return [d["count"] for d in (e.raw.get("denials") or {}).get("network") or []
+                if d["call"] == "connect" and d["address"] == "192.0.2.99" and
+                d["port"] == 443 and d["errno"] == "EPERM"]
+
+    def dns(e):
+        return sorted((d["type"], d["count"]) for d in (e.raw.get("denials") or {}).get("dns") or []
+                      if d["name"] == "forbidden.test" and d["verdict"] == "refused")
+    quiet = [es[i] for i in (0, 2, 4)]
+    check("net-denials-per-cell",
+          all(e.stdout == b"dns gaierror\nconnect 1\n" for e in (es[1], es[3])) and
+          conn(es[1]) == [1] and conn(es[3]) == [1] and
+          dns(es[1]) == dns(es[3]) and ("A", 1) in dns(es[1]) and
+          all(not (e.raw.get("denials") or {}).get("network") and
+              not (e.raw.get("denials") or {}).get("dns") for e in quiet),
+          [(e.stdout, e.raw.get("denials")) for e in es])
+    run = rep.get("run") or {}
+    check("net-denials-in-run-report",
+          [d["count"] for d in (run.get("denials") or {}).get("network") or []
+           if d.get("call") == "connect" and d.get("address") == "192.0.2.99"] == [2],
+          (run.get("denials") or {}).get("network"))
+
+
+def status_of(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return dict(l.rstrip("\n").split(":\t", 1) for l in f if ":\t" in l)
+
+
+def server_filter():
+    """S (the session server, docs/spec.md 7.1) runs under a seccomp filter
+    of its own, with no_new_privs (and, in root mode, as 65534): S is the
+    child of P that holds the listening socket; the janitor, P's other fork,
+    has no filter (the control: the observation tells them apart).
+    tests/unit/test_session_filter.c shows the filter refuses from S's
+    position what S never needs (open by name, socket, exec, fork, kill,
+    ptrace)."""
+    s = start()
+    try:
+        inode = None
+        with open("/proc/net/unix") as f:
+            for l in f:
+                fields = l.split()
+                if len(fields) >= 8 and fields[7] == s.path:
+                    inode = fields[6]
+        kids = []
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open("/proc/%s/stat" % d) as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == s.proc.pid:
+                            kids.append(int(d))
+                except OSError:
+                    pass
+        srv, others = None, []
+        for k in kids:
+            try:
+                fds = [os.readlink("/proc/%d/fd/%s" % (k, fd)) for fd in os.listdir("/proc/%d/fd" % k)]
+                with open("/proc/%d/cmdline" % k, "rb") as f:
+                    cmd = f.read()
+            except OSError:
+                continue
+            if b"--session-events" in cmd:
+                continue  # W, the run
+            if "socket:[%s]" % inode in fds:
+                srv = k
+            else:
+                others.append(k)
+        st = status_of(srv) if srv else {}
+        check("server-has-own-seccomp-filter",
+              st.get("Seccomp") == "2" and int(st.get("Seccomp_filters", "0")) >= 1 and
+              st.get("NoNewPrivs") == "1" and
+              (MODE != "root" or st.get("Uid", "").split()[:1] == ["65534"]),
+              "S %s: %s" % (srv, {k: st.get(k) for k in ("Seccomp", "Seccomp_filters", "NoNewPrivs", "Uid")}))
+        ctl = [status_of(k).get("Seccomp") for k in others]
+        check("server-filter-control-janitor-has-none", "0" in ctl, "P's other children: %s %s" % (others, ctl))
+        e = s.run("x = 1")
+        check("server-serves-under-its-filter", e.status == "ok", e.raw)
+    finally:
+        s.stop()
+
+
 cells()
 denials_live()
+net_denials()
+server_filter()
 socket_option()
 limits()
 killed("caller")

@@ -32,10 +32,25 @@ if ! "$WARDC" compile "$top/stdlib-policies/python.ward" -o "$T/py.wardb" >"$T/c
 	echo "FAIL session/compile: $(head -c 300 "$T/c.log")"
 	exit 1
 fi
+# The network's refusals per cell: agent-net and a name rule (a DNS stub),
+# whose refusals need no packet to leave (a destination not allowed, a name
+# not allowed: NXDOMAIN from the stub, nobody asked); rootless, less its
+# cgroup limits.
+if ! sed -e 's/^policy agent-net;/policy agent-net-names;/' \
+	-e 's|^    allow tcp mirror port 443;|&\n    allow tcp name "index.test" port 443;|' \
+	"$top/stdlib-policies/agent-net.ward" >"$T/net.ward" ||
+	! sed -e '/^    memory [0-9]/d' -e '/^    swap 0;/d' -e '/^    cpu [0-9]/d' \
+		-e '/^    pids [0-9]/d' "$T/net.ward" >"$T/netrl.ward" ||
+	! "$WARDC" compile -I "$top/stdlib-policies" "$T/net.ward" -o "$T/net.wardb" >>"$T/c.log" 2>&1 ||
+	! "$WARDC" compile -I "$top/stdlib-policies" "$T/netrl.ward" -o "$T/netrl.wardb" >>"$T/c.log" 2>&1; then
+	echo "FAIL session/compile-net: $(tail -c 300 "$T/c.log")"
+	exit 1
+fi
 chmod 644 "$T"/*.wardb
-timeout -k 5 300 "$PY" "$top/tests/e2e/session.py" root "$WARD" "$T/py.wardb" "$T" oom ||
+WARD_SESSION_NET=$T/net.wardb timeout -k 5 300 "$PY" "$top/tests/e2e/session.py" root "$WARD" "$T/py.wardb" "$T" oom ||
 	failures=$((failures + 1))
 timeout -k 5 300 setpriv --reuid=65534 --regid=65534 --clear-groups \
-	env -u XDG_RUNTIME_DIR "$PY" "$top/tests/e2e/session.py" rootless "$WARD" "$T/pyrl.wardb" "$T" ||
+	env -u XDG_RUNTIME_DIR WARD_SESSION_NET="$T/netrl.wardb" \
+	"$PY" "$top/tests/e2e/session.py" rootless "$WARD" "$T/pyrl.wardb" "$T" ||
 	failures=$((failures + 1))
 [ "$failures" = 0 ]

@@ -102,6 +102,72 @@ static void two_cells_each_count(void **state)
 	free(j);
 }
 
+/* A refused connect (record 3 of the broker's table) and a refused DNS
+ * query (record 0 of its dns table), as the broker sends them. */
+static void refuse_net(uint32_t kind, uint32_t index, uint64_t total)
+{
+	struct ward_net_event e = {.magic = WARD_NETEVENT_MAGIC,
+				   .kind = kind,
+				   .index = index,
+				   .total = total};
+
+	if (kind == WARD_NETEV_ATTEMPT) {
+		e.r.net.call = WARD_NC_CONNECT;
+		e.r.net.verdict = WARD_NV_REFUSED;
+		e.r.net.family = 4;
+		e.r.net.proto = 6;
+		e.r.net.port = 443;
+		e.r.net.domain = 2;
+		e.r.net.err = 1;
+		memcpy(e.r.net.addr, "\xc0\x00\x02\x63", 4);
+	} else {
+		strcpy(e.r.dns.name, "forbidden.test");
+		e.r.dns.qtype = 1;
+		e.r.dns.verdict = WARD_DNS_REFUSED;
+	}
+	assert_int_equal(send(broker_end, &e, sizeof(e), 0), sizeof(e));
+}
+
+#define CONN                                                                   \
+	"\"network\":[{\"call\":\"connect\",\"family\":\"ipv4\","              \
+	"\"protocol\":\"tcp\",\"address\":\"192.0.2.99\",\"port\":443,"        \
+	"\"domain\":2,\"errno\":\"EPERM\",\"count\":"
+#define DNS                                                                    \
+	"\"dns\":[{\"name\":\"forbidden.test\",\"type\":\"A\","                \
+	"\"verdict\":\"refused\",\"count\":"
+
+static void net_and_dns_per_cell(void **state)
+{
+	char *j;
+
+	cell_start();
+	refuse_net(WARD_NETEV_ATTEMPT, 3, 1);
+	refuse_net(WARD_NETEV_DNS, 0, 1);
+	j = cell_json();
+	assert_non_null(strstr(j, CONN "1}]"));
+	assert_non_null(strstr(j, DNS "1}]"));
+	free(j);
+	s.running = false;
+	/* a cell without: neither */
+	cell_start();
+	j = cell_json();
+	assert_non_null(strstr(j, "\"network\":[],\"dns\":[]"));
+	free(j);
+	s.running = false;
+	/* twice more, the broker's count running on: this cell's 2 */
+	cell_start();
+	refuse_net(WARD_NETEV_ATTEMPT, 3, 2);
+	refuse_net(WARD_NETEV_ATTEMPT, 3, 3);
+	j = cell_json();
+	assert_non_null(strstr(j, CONN "2}]"));
+	assert_non_null(strstr(j, "\"dns\":[]"));
+	free(j);
+	/* an unknown kind is garbage, not a denial */
+	refuse_net(9, 1, 1);
+	ward_sdenials_read(&s);
+	assert_int_equal(s.den.garbage, 1);
+}
+
 static void lost_event_made_up(void **state)
 {
 	char *j;
@@ -155,6 +221,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(two_cells_each_count, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(net_and_dns_per_cell, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(lost_event_made_up, setup,
 					    teardown),

@@ -41,12 +41,22 @@ life_snapshot() { # FILE
 	} >"$1"
 }
 
+# huid_procs: the processes of the sandbox's host uid, but for those of a
+# session that outlives the case by design ($T/keep-MODE, lib/cells.sh).
+huid_procs() {
+	if [ -s "$T/keep-$MODE" ]; then
+		pgrep -U "$HUID" | grep -vxF -f "$T/keep-$MODE"
+	else
+		pgrep -U "$HUID"
+	fi
+}
+
 life_check() { # BEFORE: prints what outlived the run
 	local left d i
 	# Processes that are dying (a control's orphans, killed or exited)
 	# get up to 3 s to be gone.
 	for i in $(seq 30); do
-		[ -z "$(cg_procs)" ] && { [ "$MODE" != root ] || ! pgrep -U "$HUID" >/dev/null; } &&
+		[ -z "$(cg_procs)" ] && { [ "$MODE" != root ] || [ -z "$(huid_procs)" ]; } &&
 			! pgrep -f "$MARK" >/dev/null && break
 		sleep 0.1
 	done
@@ -54,7 +64,7 @@ life_check() { # BEFORE: prints what outlived the run
 	[ -n "$left" ] && printf 'processes left in the test cgroup: %s; ' \
 		"$(for p in $left; do tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-60; echo; done | sort -u | tr '\n' '|')"
 	if [ "$MODE" = root ]; then
-		left=$(pgrep -U "$HUID" | tr '\n' ' ')
+		left=$(huid_procs | tr '\n' ' ')
 		[ -n "$left" ] && printf 'processes of the sandbox uid %s left: %s; ' "$HUID" "$left"
 	fi
 	left=$(pgrep -f "$MARK" | tr '\n' ' ')
@@ -130,6 +140,13 @@ control_result() {
 }
 
 # ------------------------------------------------------------ one case
+# Hooks (WARD_ATTACK_HOOKS may redefine them): after the setup; before a case's attack
+# (MODE NAME; it may change IN), after its lifecycle check (MODE NAME; it
+# may add to $CASE_T/verdict and $CASE_T/notes), after the last case.
+hook_start() { :; }
+hook_case_start() { :; }
+hook_case_end() { :; }
+hook_finish() { :; }
 ncase=0
 run_case() { # FILE
 	local f=$1 name modes m v msg kind pols tag pid dog t0 req why outcome
@@ -177,6 +194,7 @@ run_case() { # FILE
 		CASE_T="$T/runs/$ncase"
 		IN="$CASE_T/in" OUTD="$CASE_T/out"
 		MARK="wardmark$$x$ncase"
+		hook_case_start "$m" "$name"
 		mkdir -p "$IN" "$OUTD" "$CASE_T/rep" && chmod 755 "$CASE_T" "$IN"
 		chown "$HUID:$HUID" "$OUTD" 2>/dev/null || chmod 777 "$OUTD"
 		[ "$MODE" = rootless ] && chown "$NOBODY" "$CASE_T/rep" 2>/dev/null
@@ -210,6 +228,7 @@ run_case() { # FILE
 		if ! cg_remove_run; then
 			msg="${msg}cannot remove the test cgroups; "
 		fi
+		hook_case_end "$m" "$name"
 		kind=PASS outcome=held
 		v=$(grep -m1 '^FAIL ' "$CASE_T/verdict" | cut -d' ' -f2-)
 		if [ -n "$msg" ]; then
@@ -438,6 +457,13 @@ harness_main() {
 	local f n status=0
 	harness_setup
 	: >"$T/card"
+	# WARD_ATTACK_HOOKS: a file that may redefine the hooks below (the
+	# attacks as cells of sessions: lib/cells.sh, tests/attacks/run-cells.sh).
+	if [ -n "${WARD_ATTACK_HOOKS:-}" ]; then
+		# shellcheck disable=SC1090
+		. "$WARD_ATTACK_HOOKS"
+	fi
+	hook_start
 	# (the list is read first: nothing an attack runs may read it from
 	# stdin)
 	local files
@@ -452,6 +478,7 @@ harness_main() {
 		fi
 		run_case "$f" </dev/null
 	done
+	hook_finish
 	[ -f "$T/times" ] && sort -k2 -rn "$T/times" | head -5 |
 		awk '{ printf "# slowest: %s\n", $0 }'
 	scorecard_print
