@@ -96,6 +96,7 @@ struct ward_cgroup {
 	pid_t courier; /* ward's courier, 0: none yet. It is in ward's own
 			  cgroup too, and moves with ward (the rootless
 			  self-move into a leaf of a delegated cgroup) */
+	pid_t holder;  /* the admission holder, 0: none; the same */
 };
 
 /* Peaks and counters, each with the file it came from. */
@@ -383,7 +384,7 @@ struct ward_workspace {
 
 /* ------------------------------------------------------------ admission */
 
-/* The run's place in the host's queue of sandboxes (admission.c; docs/
+/* The run's place in the host's queue of sandboxes (admit.h; docs/
  * spec.md 3.10). */
 struct ward_queue {
 	bool used;	      /* a ceiling applied (not --max-sandboxes 0) */

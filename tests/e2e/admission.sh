@@ -9,8 +9,10 @@
 #   time (the default ceiling), all complete, in the order they came, and
 #   each report says how long it waited; a queue timeout is its own
 #   reason (queue_timeout) and exit status (124); a ward killed in the
-#   queue or holding a slot frees it; a signal ends a wait; rootless
-#   callers share a queue that root made; bad settings are refused.
+#   queue or holding a slot frees it; a signal ends a wait; in root mode
+#   the slot is held by a process that is not uid 0 and no root process
+#   has it open; rootless callers share a queue that root made; bad
+#   settings are refused.
 #
 # Safety net: every launch runs under timeout(1); the temporary directory
 # and every process a test started are removed on every path (trap).
@@ -179,6 +181,44 @@ hold() { # hold SECONDS ARGS...: a run that holds the slot of queue $T/q
 	sleep 0.5
 }
 hold 20 "$WARD"
+# ------------------------------------------------------------ the holder
+# Root mode: the slot is locked and held by a process that is not uid 0
+# (the holder, dropped to the run's ids), and no root process has the
+# slot file open at all: /proc/locks names the locker of slot-0's inode,
+# /proc/*/fd every process that has it open. The control: a root
+# flock(1) on a file of ours is seen by the same look as uid 0.
+slot_users() { # slot_users FILE: "locker-uid openers' uids" of FILE
+	ino=$(stat -c %i "$1")
+	lp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
+	lu=$( [ -n "$lp" ] && awk '/^Uid:/ { print $3 }' "/proc/$lp/status" 2>/dev/null)
+	ou=
+	for f in /proc/[0-9]*/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "$1" ] || continue
+		p=${f#/proc/}
+		ou="$ou $(awk '/^Uid:/ { print $3 }' "/proc/${p%%/*}/status" 2>/dev/null)"
+	done
+	echo "${lu:-none}${ou}"
+}
+touch "$T/ctl"
+flock -x "$T/ctl" sleep 5 &
+ctl=$!
+bgpids="$bgpids $ctl"
+sleep 0.3
+cu=$(slot_users "$T/ctl")
+kill "$ctl" 2>/dev/null
+su=$(slot_users "$T/q/slot-0")
+# (locker first, then each opener: the control is root throughout; the
+# slot's locker is a uid and no opener is root)
+if [ "${cu%% *}" != 0 ] || [ "$cu" = 0 ]; then
+	fail admission/slot-held-by-non-root "the control (a root flock) is not seen as uid 0: $cu"
+elif [ "${su%% *}" = none ] || [ "${su%% *}" = 0 ] || [ "$su" = "${su%% *}" ]; then
+	fail admission/slot-held-by-non-root "slot-0's locker and openers: $su"
+else
+	case " $su " in
+	*" 0 "*) fail admission/slot-held-by-non-root "a root process has slot-0 open: $su" ;;
+	*) pass "admission/slot-held-by-non-root (slot-0: uid $su; control: uid $cu)" ;;
+	esac
+fi
 rc=0
 timeout -k 2 30 "$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 300ms \
 	--report "$T/out/to.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>"$T/e" </dev/null || rc=$?
