@@ -244,6 +244,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	const struct ward_outcome *o = f->supervised ? &f->outcome : NULL;
 	const struct ward_limits *lim = c->policy ? &c->policy->limits : NULL;
 	struct ward_violation v = o ? o->seccomp : (struct ward_violation){0};
+	static struct ward_broker_facts broker; /* large: not on the stack */
 	struct ward_verdict verdict = {0};
 	struct ward_report rep = {
 	    .run_id = f->run_id[0] ? f->run_id : NULL,
@@ -271,7 +272,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .net = f->denials,
 	    .nnet = f->ndenials,
 	    .net_checked = f->net_checked,
-	    .broker = &f->broker,
+	    .broker = &broker,
 	    .channel = &c->ch,
 	    .ws = ws,
 	    .mounts = c->mounts,
@@ -287,6 +288,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	};
 	ward_err err = {0};
 
+	ward_broker_facts_take(&f->broker, &broker);
 	/* Refused in the queue: a reason of its own (exit status 124), or
 	 * the signal that ended the wait. */
 	if (!o && f->queue.timed_out) {
