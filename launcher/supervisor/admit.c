@@ -115,9 +115,11 @@ static int interrupted(struct ward_admission *a, int sigfd, uint64_t since,
 		return ward_fail(err, errno, "read the signals");
 	sig = (int)si.ssi_signo;
 	reap(a);
-	a->q.used = true;
+	a->q.used = true; /* (in line since JOINED, when it came) */
 	a->q.interrupted = sig;
-	a->q.waited_ms = (ward_now_ns() - since) / NS_PER_MS;
+	a->q.waited_ms =
+	    (ward_now_ns() - (a->q.ticket_ns ? a->q.ticket_ns : since)) /
+	    NS_PER_MS;
 	a->exit_code = WARD_EXIT_SIGNAL_BASE + sig;
 	return ward_fail(err, 0, "interrupted in the queue (SIG%s)",
 			 sigabbrev_np(sig));
@@ -131,7 +133,8 @@ static int take_answer(struct ward_admission *a, struct ward_admit_answer *m,
 {
 	const struct ward_queue *h = &m->q;
 
-	if ((m->kind != WARD_ADMIT_ADMITTED && m->kind != WARD_ADMIT_REFUSED) ||
+	if ((m->kind != WARD_ADMIT_ADMITTED && m->kind != WARD_ADMIT_REFUSED &&
+	     m->kind != WARD_ADMIT_JOINED) ||
 	    !memchr(h->dir, '\0', sizeof(h->dir)) ||
 	    h->ceiling > WARD_ADMIT_MAX ||
 	    (m->kind == WARD_ADMIT_ADMITTED && h->used &&
@@ -139,7 +142,7 @@ static int take_answer(struct ward_admission *a, struct ward_admit_answer *m,
 	      h->admitted_ns < h->ticket_ns)))
 		return ward_fail(err, 0, "the queue's holder: a bad answer");
 	a->q = *h;
-	if (m->kind == WARD_ADMIT_ADMITTED)
+	if (m->kind != WARD_ADMIT_REFUSED)
 		return 0;
 	if (h->timed_out)
 		a->exit_code = WARD_EXIT_QUEUE_TIMEOUT;
@@ -151,7 +154,8 @@ static int take_answer(struct ward_admission *a, struct ward_admit_answer *m,
 	return ward_fail(err, 0, "%s", m->text);
 }
 
-/* The holder's one answer, or a signal of ward's first. */
+/* The holder's answer (after its JOINED, kept for the report), or a
+ * signal of ward's first. */
 static int hear_holder(struct ward_admission *a, int sigfd, ward_err *err)
 {
 	static struct ward_admit_answer m;
@@ -167,15 +171,18 @@ static int hear_holder(struct ward_admission *a, int sigfd, ward_err *err)
 		}
 		if (sigfd >= 0 && (pfd[1].revents & POLLIN))
 			return interrupted(a, sigfd, since, err);
-		if (pfd[0].revents)
-			break;
+		if (!pfd[0].revents)
+			continue;
+		do
+			n = recv(a->sock, &m, sizeof(m), 0);
+		while (n < 0 && errno == EINTR);
+		if (n != (ssize_t)sizeof(m))
+			return ward_fail(err, 0, "the queue's holder ended");
+		if (take_answer(a, &m, err) < 0)
+			return -1;
+		if (m.kind != WARD_ADMIT_JOINED)
+			return 0;
 	}
-	do
-		n = recv(a->sock, &m, sizeof(m), 0);
-	while (n < 0 && errno == EINTR);
-	if (n != (ssize_t)sizeof(m))
-		return ward_fail(err, 0, "the queue's holder ended");
-	return take_answer(a, &m, err);
 }
 
 /* --max-sandboxes 0 (or WARD_MAX_SANDBOXES=0): no holder is made at all,

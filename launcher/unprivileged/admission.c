@@ -220,6 +220,24 @@ static int take_slot(const int *fds, unsigned n, ward_err *err)
 	return -1;
 }
 
+/* One record to the supervisor. */
+static bool tell(int sock, uint32_t kind, const struct ward_queue *q,
+		 const ward_err *err)
+{
+	static struct ward_admit_answer a;
+	ssize_t n;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = kind;
+	a.q = *q;
+	if (err)
+		ward_err_str(err, a.text, sizeof(a.text));
+	do
+		n = write(sock, &a, sizeof(a));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(a);
+}
+
 /* Until wake_fd stirs or ms passed (at most the next poll of the queue).
  * The queue is polled, every 1 ms at first, doubling to every 16 ms: an
  * inotify watch on the directory would wake a waiter sooner, but closing
@@ -266,6 +284,10 @@ int ward_queue_take(struct ward_queue *q, bool root, const char *own_base,
 				 root && errno == EACCES ? ROOT_READS : "");
 	if (join(qfd, &q->ticket_ns, err) < 0)
 		return -1;
+	/* In line: the supervisor knows where, should a signal end the
+	 * wait before the answer. */
+	if (wake_fd >= 0)
+		tell(wake_fd, WARD_ADMIT_JOINED, q, NULL);
 	deadline = q->ticket_ns + q->timeout_ms * NS_PER_MS;
 	for (;;) {
 		uint64_t now;
@@ -327,33 +349,21 @@ const int ward_holder_syscalls[] = {
 };
 const size_t ward_holder_nsyscalls = ARRAY_LEN(ward_holder_syscalls);
 
-static bool send_answer(int sock, const struct ward_admit_answer *a)
-{
-	ssize_t n;
-
-	do
-		n = write(sock, a, sizeof(*a));
-	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)sizeof(*a);
-}
-
 int ward_admission_hold(const struct ward_admit_args *args, int sock)
 {
-	static struct ward_admit_answer a;
-	struct ward_queue *q = &a.q;
+	struct ward_queue q;
 	struct pollfd pfd = {sock, POLLIN, 0};
 	ward_err err = {0};
 	int slot = -1;
 
-	if (ward_queue_config(q, args->max_sandboxes, args->queue_timeout,
+	if (ward_queue_config(&q, args->max_sandboxes, args->queue_timeout,
 			      args->queue_dir, args->root, &err) == 0)
-		slot = q->used ? ward_queue_take(q, args->root, args->own_base,
-						 sock, &err)
-			       : 0;
-	a.kind = slot >= 0 ? WARD_ADMIT_ADMITTED : WARD_ADMIT_REFUSED;
-	if (slot < 0)
-		ward_err_str(&err, a.text, sizeof(a.text));
-	if (!send_answer(sock, &a) || slot < 0 || !q->used)
+		slot = q.used ? ward_queue_take(&q, args->root, args->own_base,
+						sock, &err)
+			      : 0;
+	if (!tell(sock, slot >= 0 ? WARD_ADMIT_ADMITTED : WARD_ADMIT_REFUSED,
+		  &q, slot >= 0 ? NULL : &err) ||
+	    slot < 0 || !q.used)
 		return slot < 0;
 	/* Held until the supervisor says the sandbox is gone: it kills us,
 	 * or it ended (its end of sock closes) and so did its run. */

@@ -39,13 +39,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* From the holder to the supervisor, once, in one SOCK_SEQPACKET record:
- * ADMITTED (q says which slot, when; or q.used is false: no ceiling) or
- * REFUSED (text says why; q says whether the wait timed out). Nothing
- * else ever comes. */
+/* From the holder to the supervisor, in SOCK_SEQPACKET records: JOINED
+ * once it is in line (q: the queue, the ticket), then once ADMITTED (q
+ * says which slot, when; or q.used is false: no ceiling) or REFUSED (text
+ * says why; q says whether the wait timed out). Nothing else comes. */
 enum ward_admit_kind {
 	WARD_ADMIT_ADMITTED = 1,
 	WARD_ADMIT_REFUSED = 2,
+	WARD_ADMIT_JOINED = 3, /* before them: in line (q: where, when) */
 };
 
 struct ward_admit_answer {
@@ -63,8 +64,9 @@ extern const size_t ward_holder_nsyscalls;
  * where a rootless caller's own queue goes when q->dir is "" and the
  * host's may not be read). Returns the locked slot's descriptor, or -1:
  * the wait timed out (q->timed_out) or the queue could not be used (err
- * says which). A readable or hung-up wake_fd (-1: none) ends the wait
- * too: -1 with q->timed_out false. */
+ * says which). wake_fd (-1: none) is the supervisor's socket: told
+ * JOINED once in line; a readable or hung-up wake_fd ends the wait too:
+ * -1 with q->timed_out false. */
 int ward_queue_take(struct ward_queue *q, bool root, const char *own_base,
 		    int wake_fd, ward_err *err);
 

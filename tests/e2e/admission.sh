@@ -243,10 +243,14 @@ w=$!
 sleep 0.3
 kill -TERM "$w"
 wait "$w" || rc=$?
-if [ "$rc" = 143 ] && [ "$(q "$T/out/sig.json" .reason)" = interrupted ]; then
+# (its queue in the report: where it waited, from the holder's JOINED)
+if [ "$rc" = 143 ] && [ "$(q "$T/out/sig.json" .reason)" = interrupted ] &&
+	[ "$(q "$T/out/sig.json" .queue.ceiling)" = 1 ] &&
+	[ "$(q "$T/out/sig.json" .queue.dir)" = "$T/q" ] &&
+	[ "$(q "$T/out/sig.json" '.queue.ticket_ns > 0')" = true ]; then
 	pass admission/signal-ends-the-wait
 else
-	fail admission/signal-ends-the-wait "rc=$rc $(jq -c '{reason,exit_code,error}' "$T/out/sig.json" 2>/dev/null)"
+	fail admission/signal-ends-the-wait "rc=$rc $(jq -c '{reason,exit_code,error,queue}' "$T/out/sig.json" 2>/dev/null)"
 fi
 
 # ------------------------------------------------------------ crashes
