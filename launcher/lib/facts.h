@@ -169,8 +169,10 @@ enum ward_stop {
 	WARD_STOP_SIGNAL,  /* ward got SIGTERM, SIGINT or SIGHUP */
 	WARD_STOP_COURIER, /* the courier died: nothing could leave */
 	WARD_STOP_OOM,	   /* the OOM killer killed in the run: all of it */
-	WARD_STOP_BROKER   /* the broker died: no notification could be
+	WARD_STOP_BROKER,  /* the broker died: no notification could be
 			      answered */
+	WARD_STOP_HOLDER   /* the admission holder died: the slot is free,
+			      the run may not go on past the ceiling */
 };
 
 /* The syscall a kill rule stopped. */

@@ -691,6 +691,7 @@ static int supervise(struct run *r, ward_err *err)
 			    ? l->value[WARD_LIM_GRACE]
 			    : 0,
 	    .courier = r->from_courier,
+	    .holder = r->adm.sock,
 	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
 	    .dns_stub = r->l.policy->net.nnames != 0,
@@ -914,6 +915,12 @@ static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 		ward_fail(tmp, 0,
 			  "the courier, which reads the sandbox's output, "
 			  "ended during the run: the sandbox was killed");
+		return tmp;
+	}
+	if (o->stop == WARD_STOP_HOLDER) {
+		ward_fail(tmp, 0,
+			  "the queue's holder, which holds the run's sandbox "
+			  "slot, ended during the run: the sandbox was killed");
 		return tmp;
 	}
 	if (o->stop == WARD_STOP_BROKER) {

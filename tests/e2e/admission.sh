@@ -11,8 +11,8 @@
 #   reason (queue_timeout) and exit status (124); a ward killed in the
 #   queue or holding a slot frees it; a signal ends a wait; in root mode
 #   the slot is held by a process that is not uid 0 and no root process
-#   has it open; rootless callers share a queue that root made; bad
-#   settings are refused.
+#   has it open, and a run whose holder is killed is killed too; rootless
+#   callers share a queue that root made; bad settings are refused.
 #
 # Safety net: every launch runs under timeout(1); the temporary directory
 # and every process a test started are removed on every path (trap).
@@ -265,6 +265,36 @@ if [ "$rc" = 0 ] && [ "$(q "$T/out/after.json" .queue.ms)" -lt 1000 ]; then
 	pass admission/killed-holder-frees-its-slot
 else
 	fail admission/killed-holder-frees-its-slot "rc=$rc $(jq -c .queue "$T/out/after.json" 2>/dev/null)"
+fi
+
+# ------------------------------------------------------------ the holder's end
+# The holder killed while its run goes on: the slot is free, so the run
+# may not go on past the ceiling: it is killed (launcher_error, 125) long
+# before its 20 s. The holder is found from outside: slot-0's locker in
+# /proc/locks, a child of that ward (the control: it is found, and is
+# not root); unharmed, such a run would sleep its 20 s and exit 0.
+"$WARD" --max-sandboxes 1 --queue-dir "$T/q" --report "$T/out/hk.json" \
+	"$T/adm.wardb" -- /usr/bin/sleep 20 >/dev/null 2>"$T/hk.err" </dev/null &
+w=$!
+bgpids="$bgpids $w"
+sleep 0.5
+ino=$(stat -c %i "$T/q/slot-0")
+hp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
+hppid=$( [ -n "$hp" ] && awk '/^PPid:/ { print $2 }' "/proc/$hp/status" 2>/dev/null)
+huid=$( [ -n "$hp" ] && awk '/^Uid:/ { print $3 }' "/proc/$hp/status" 2>/dev/null)
+t0=$(date +%s)
+[ -n "$hp" ] && kill -9 "$hp"
+rc=0
+wait "$w" || rc=$?
+t1=$(date +%s)
+if [ -z "$hp" ] || [ "$hppid" != "$w" ] || [ "${huid:-0}" = 0 ]; then
+	fail admission/holder-killed-kills-the-run "the control: no holder of ward $w found (locker ${hp:-none}, its parent ${hppid:-?}, uid ${huid:-?})"
+elif [ "$rc" = 125 ] && [ $((t1 - t0)) -lt 10 ] &&
+	[ "$(q "$T/out/hk.json" .reason)" = launcher_error ] &&
+	grep -q "holder" "$T/hk.err"; then
+	pass admission/holder-killed-kills-the-run
+else
+	fail admission/holder-killed-kills-the-run "rc=$rc after $((t1 - t0)) s $(jq -c '{reason,error}' "$T/out/hk.json" 2>/dev/null) $(head -c 200 "$T/hk.err")"
 fi
 
 # ------------------------------------------------------------ rootless
