@@ -98,7 +98,7 @@ int ward_queue_config(struct ward_queue *q, const char *max_sandboxes,
 	} else if (root) {
 		snprintf(q->dir, sizeof(q->dir), "%s", WARD_ADMIT_DIR);
 	}
-	/* Rootless without --queue-dir: chosen by ward_admit. */
+	/* Rootless without --queue-dir: chosen by ward_queue_take. */
 	return 0;
 }
 
