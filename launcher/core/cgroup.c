@@ -460,14 +460,15 @@ static int enable_v2(const char *dir, uint32_t ctrls, ward_err *err)
 	return 0;
 }
 
-/* The processes of cgroup.procs text are ward (me) and its courier (0:
- * none) and no other; *has_courier: the courier is one of them. */
-static bool only_ours(const char *procs, pid_t me, pid_t courier,
-		      bool *has_courier)
+/* The processes of cgroup.procs text are ward (me) and its helpers (the
+ * courier, the admission holder; 0: none) and no other; has[i]: helper i
+ * is one of them. */
+static bool only_ours(const char *procs, pid_t me, const pid_t *helpers,
+		      bool *has)
 {
 	bool seen_me = false;
 
-	*has_courier = false;
+	has[0] = has[1] = false;
 	for (const char *p = procs; *p;) {
 		char *end;
 		long pid = strtol(p, &end, 10);
@@ -476,8 +477,10 @@ static bool only_ours(const char *procs, pid_t me, pid_t courier,
 			return false;
 		if (pid == me)
 			seen_me = true;
-		else if (courier && pid == courier)
-			*has_courier = true;
+		else if (helpers[0] && pid == helpers[0])
+			has[0] = true;
+		else if (helpers[1] && pid == helpers[1])
+			has[1] = true;
 		else
 			return false;
 		p = *end ? end + 1 : end;
@@ -486,16 +489,16 @@ static bool only_ours(const char *procs, pid_t me, pid_t courier,
 }
 
 /* Ward, the only process of its delegated cgroup2 directory own (with its
- * courier, a child made before the run's cgroups), moves into a leaf below
- * it, the courier with it, so that own may give controllers to ward's
- * base (no internal processes). */
+ * courier and its admission holder, children made before the run's
+ * cgroups), moves into a leaf below it, its helpers with it, so that own
+ * may give controllers to ward's base (no internal processes). */
 static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
-		     pid_t courier, ward_err *err)
+		     const pid_t *helpers, ward_err *err)
 {
 	char own[WARD_CG_PATH * 2], leaf[WARD_CG_PATH * 2 + 16], buf[256];
-	char me[24], other[24];
+	char me[24];
 	_cleanup_close_ int fd = -1;
-	bool has_courier;
+	bool has[2];
 	ssize_t n;
 
 	snprintf(own, sizeof(own), "%.*s%.*s", WARD_CG_PATH, d->mnt,
@@ -506,8 +509,7 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 		return ward_fail(err, errno, "read %s", leaf);
 	buf[n] = '\0';
 	snprintf(me, sizeof(me), "%d\n", (int)getpid());
-	snprintf(other, sizeof(other), "%d\n", (int)courier);
-	if (!only_ours(buf, getpid(), courier, &has_courier))
+	if (!only_ours(buf, getpid(), helpers, has))
 		return ward_fail(err, 0,
 				 "the delegated cgroup %s holds other "
 				 "processes than ward (%.*s...): cgroup v2 "
@@ -522,9 +524,15 @@ static int move_self(const struct ward_cg_dir *d, uint32_t v2ctrls,
 		return ward_fail(err, errno, "mkdir %s", leaf);
 	close(fd);
 	fd = open(leaf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0 || write_at(fd, "cgroup.procs", me) < 0 ||
-	    (has_courier && write_at(fd, "cgroup.procs", other) < 0))
+	if (fd < 0 || write_at(fd, "cgroup.procs", me) < 0)
 		return ward_fail(err, errno, "move ward into %s", leaf);
+	for (int i = 0; i < 2; i++) {
+		char other[24];
+
+		snprintf(other, sizeof(other), "%d\n", (int)helpers[i]);
+		if (has[i] && write_at(fd, "cgroup.procs", other) < 0)
+			return ward_fail(err, errno, "move ward into %s", leaf);
+	}
 	return enable_v2(own, v2ctrls, err);
 }
 
@@ -582,10 +590,12 @@ static int make_base(const struct ward_cg_dir *d, ward_err *err)
 
 int ward_cg_create(struct ward_cgroup *cg, ward_err *err)
 {
+	const pid_t helpers[2] = {cg->courier, cg->holder};
+
 	for (int i = 0; i < cg->ndirs; i++) {
 		struct ward_cg_dir *d = &cg->dir[i];
 
-		if (d->selfmove && move_self(d, d->ctrls, cg->courier, err) < 0)
+		if (d->selfmove && move_self(d, d->ctrls, helpers, err) < 0)
 			goto fail;
 		remove_stale(d);
 		if (make_base(d, err) < 0)

@@ -35,7 +35,8 @@ static const int allowed[] = {
     SYS_readlinkat,
     SYS_fchmod,
     SYS_fchmodat,
-    SYS_utimensat, /* a copy keeps the modification time (treecopy.h) */
+    SYS_utimensat, /* a copy keeps the modification time
+		      (launcher/unprivileged/treecopy.h) */
     SYS_faccessat,
     SYS_faccessat2,
     SYS_fsync,

@@ -222,9 +222,9 @@ static int make_workspace(struct ward_outputs *o, const struct ward_policy *p,
 	for (size_t i = 0; i < cli->ninputs; i++) {
 		const struct ward_mount *m = slot_mount(p, cli->inputs[i].name);
 		bool rw = m->flags & WARD_MNT_F_RW;
-		if (add_slot(o, cli, m->src, rw, err) < 0 ||
-		    ward_workspace_copy_in(&o->ws, m->src, rw,
-					   cli->inputs[i].path, NULL, err) < 0)
+		/* Filled by the courier, with the sandbox's ids: root
+		 * never reads the caller's input (inputs.h). */
+		if (add_slot(o, cli, m->src, rw, err) < 0)
 			return -1;
 	}
 	for (uint32_t i = 0; i < p->nmounts; i++) {

@@ -62,8 +62,8 @@ int ward_outputs_open_files(struct ward_outputs *o, const struct ward_cli *cli,
 
 /* Before the slots are matched (ward_check_slots): --export-dir and
  * --manifest; the workspace when a read-write slot has no --slot or an
- * --input is given, the inputs copied in, its slots appended to
- * cli->slots. */
+ * --input is given (the inputs' directories made, empty: the courier
+ * fills them), its slots appended to cli->slots. */
 int ward_outputs_prepare(struct ward_outputs *o, const struct ward_policy *p,
 			 struct ward_cli *cli, const struct ward_priv *priv,
 			 ward_err *err);

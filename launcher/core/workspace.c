@@ -5,7 +5,6 @@
 #include "workspace.h"
 
 #include "fsutil.h"
-#include "treecopy.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -265,69 +264,6 @@ int ward_workspace_slot(struct ward_workspace *ws, const char *name,
 	if ((size_t)snprintf(path, len, "%s/%s", ws->path, name) >= len)
 		return ward_fail(err, ENAMETOOLONG, "%s/%s", ws->path, name);
 	return 0;
-}
-
-/* --------------------------------------------------------------- copy in */
-
-int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
-			   bool writable, const char *src,
-			   struct ward_copy_stats *st, ward_err *err)
-{
-	struct ward_copy_stats dummy = {0};
-	char what[PATH_MAX + 16];
-	/* A snapshot in normalised modes, every entry the sandbox's ids'
-	 * (the unprivileged courier removes it; a read-only slot stays
-	 * read-only for the sandbox: it is mounted so). */
-	struct ward_treecopy o = {
-	    .what = what,
-	    .chown = geteuid() == 0,
-	    .uid = ws->uid,
-	    .gid = ws->gid,
-	    .max_depth = WARD_WS_COPY_DEPTH,
-	    .st = st ? st : &dummy,
-	    .err = err,
-	};
-	_cleanup_close_ int in = -1, slot = -1;
-	struct stat sb;
-
-	(void)writable;
-	snprintf(what, sizeof(what), "--input %s", src);
-	/* O_NONBLOCK: a FIFO given as the input must not block ward. */
-	in = open(src,
-		  O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (in < 0 || fstat(in, &sb) < 0)
-		return ward_fail(err, errno,
-				 "--input %s=%s (a symlink is not followed)",
-				 name, src);
-	slot = ward_open_beneath(ws->fd, name, O_RDONLY | O_DIRECTORY, 0);
-	if (slot < 0)
-		return ward_fail(err, errno, "--input %s: the slot directory",
-				 name);
-	if (S_ISDIR(sb.st_mode))
-		return ward_tree_copy(&o, in, slot);
-	if (S_ISREG(sb.st_mode)) {
-		/* A file is copied under its own name, through its
-		 * directory, opened again beneath nothing but itself. */
-		const char *base = strrchr(src, '/');
-		char dir[PATH_MAX];
-		base = base ? base + 1 : src;
-		if (!*base || (size_t)(base - src) >= sizeof(dir))
-			return ward_fail(err, EINVAL, "--input %s=%s", name,
-					 src);
-		snprintf(dir, sizeof(dir), "%.*s", (int)(base - src),
-			 base == src ? "." : src);
-		_cleanup_close_ int dfd =
-		    open(base == src ? "." : dir,
-			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd < 0)
-			return ward_fail(err, errno, "--input %s=%s", name,
-					 src);
-		return ward_tree_copy_entry(&o, dfd, slot, base, 0);
-	}
-	return ward_fail(err, 0,
-			 "--input %s=%s: not a file or a directory (a FIFO, a "
-			 "socket or a device is never copied)",
-			 name, src);
 }
 
 /* -------------------------------------------------------------- remove */

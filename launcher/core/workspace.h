@@ -13,7 +13,8 @@
  *   BASE/ws-.../SLOT/     a read-write slot the caller gave no path for:
  *                         0700, owned by the sandbox's host ids (root mode:
  *                         the mapped --host-uid; rootless: the caller);
- *                         or a slot filled by --input (a copy)
+ *                         or a slot filled by --input (a copy the
+ *                         courier makes: launcher/unprivileged/inputs.h)
  *
  * Everything below the workspace belongs to the sandbox's host ids. The
  * sandbox writes into the slot directories; what it left is hostile, and
@@ -34,7 +35,6 @@
 #define WARD_WORKSPACE_H
 
 #include "facts.h"
-#include "treecopy.h"
 #include "util.h"
 
 #include <limits.h>
@@ -57,8 +57,6 @@
 #define WARD_WS_NEW_STALE_SEC 60
 /* Entries of a workspace (its slots) the removal looks at. */
 #define WARD_WS_SLOTS_MAX 64
-/* Levels of a tree --input copies. */
-#define WARD_WS_COPY_DEPTH 64
 
 /* struct ward_workspace: facts.h. */
 
@@ -93,19 +91,6 @@ size_t ward_workspace_stale(int base_fd, struct ward_stale_ws *out, size_t max);
  * path. writable: 0700 and owned by the sandbox's ids; else 0755, ours. */
 int ward_workspace_slot(struct ward_workspace *ws, const char *name,
 			bool writable, char *path, size_t len, ward_err *err);
-
-/*
- * --input NAME=SRC: copy the caller's file or tree SRC into the slot
- * directory `name` (made by ward_workspace_slot). The copy is a snapshot
- * (later changes of SRC do not reach the sandbox) made without following
- * symlinks (a symlink is copied as a symlink) and without devices, FIFOs
- * or sockets (refused: an error); modes are normalised (0644, 0755 for
- * executables and directories; no setuid, setgid or sticky bit); a file of
- * SRC is copied into the directory under its own name.
- */
-int ward_workspace_copy_in(struct ward_workspace *ws, const char *name,
-			   bool writable, const char *src,
-			   struct ward_copy_stats *st, ward_err *err);
 
 /* The names in the workspace ws_fd (ward made each: the sandbox sees only
  * the slots below it), at most max. */

@@ -227,11 +227,11 @@ int ward_broker_give(struct ward_broker_proc *b, char what, int fd)
 	return ward_send_msg(b->sock, &what, 1, fd);
 }
 
-void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f)
+void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f)
 {
 	static struct {
 		struct ward_broker_msg m;
-		struct ward_broker_facts f;
+		_Alignas(8) unsigned char bytes[WARD_BROKER_RECORDS_MAX];
 	} in;
 	char end = WARD_S_END;
 	ssize_t n;
@@ -239,19 +239,16 @@ void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f)
 	if (b->pid <= 0)
 		return;
 	memset(&in, 0, sizeof(in));
-	/* Anything but its records (a late KILL) is skipped. */
+	/* Anything but its records (a late KILL) is skipped; the records
+	 * are carried to the courier unread. */
 	n = send(b->sock, &end, 1, MSG_NOSIGNAL) == 1 ? 1 : 0;
 	while (n > 0) {
 		n = hear(b, &in, sizeof(in));
-		if (n == (ssize_t)sizeof(in) && in.m.kind == WARD_B_RECORDS)
+		if (n > (ssize_t)sizeof(in.m) && in.m.kind == WARD_B_RECORDS)
 			break;
 	}
-	if (n == (ssize_t)sizeof(in)) {
-		*f = in.f;
-		f->records = true;
-		f->error[sizeof(f->error) - 1] = '\0';
-	} else {
-		f->records = false;
-	}
-	reap(b, n != (ssize_t)sizeof(in));
+	f->records = n > (ssize_t)sizeof(in.m);
+	f->len = f->records ? (uint32_t)((size_t)n - sizeof(in.m)) : 0;
+	memcpy(f->bytes, in.bytes, f->len);
+	reap(b, !f->records);
 }

@@ -75,6 +75,6 @@ int ward_broker_give(struct ward_broker_proc *b, char what, int fd);
 
 /* The sandbox is gone: its records into *f (f->records false when none
  * came), and the broker reaped. Idempotent. */
-void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_facts *f);
+void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f);
 
 #endif

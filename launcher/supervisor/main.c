@@ -9,8 +9,10 @@
  *              writes for the caller, the blob file and its digest, the
  *              blob's contents, what the host can enforce (cgroups
  *              included), the workspace, the slots
- *   queue      a slot among the host's sandboxes, in turn (admission.c):
- *              the ceiling is host-wide, the wait has a timeout
+ *   queue      a slot among the host's sandboxes, in turn (admit.c): the
+ *              holder, a fork that drops every privilege, waits in the
+ *              queue and holds the slot; the ceiling is host-wide, the
+ *              wait has a timeout
  *   courier    the target's pipes, then the courier (courier.c): a fork
  *              that drops every privilege and handles all that comes out
  *              of the sandbox; it checks and snapshots the writable slots
@@ -36,7 +38,7 @@
  * its files, not their names (docs/spec.md 3.1). The order and the reason
  * for it are in docs/spec.md part 3; the report in part 4.
  */
-#include "admission.h"
+#include "admit.h"
 #include "blob_read.h"
 #include "blobfile.h"
 #include "broker_proc.h"
@@ -319,17 +321,14 @@ static int prepare(struct run *r, ward_err *err)
 }
 
 /* Everything that can be refused was: now wait, in turn, for one of the
- * host's sandbox slots (admission.c). It is held until the sandbox is
- * gone (finish). */
+ * host's sandbox slots (admit.c). The holder keeps it until the sandbox
+ * is gone (finish); in ward's own cgroup, it moves with ward. */
 static int admit(struct run *r, ward_err *err)
 {
-	const bool root = r->priv.mode == WARD_MODE_ROOT;
-
-	if (ward_admission_config(&r->adm, r->cli.max_sandboxes,
-				  r->cli.queue_timeout, r->cli.queue_dir, root,
-				  err) < 0 ||
-	    ward_admit(&r->adm, root, r->sigfd, err) < 0)
+	if (ward_admit(&r->adm, r->cli.max_sandboxes, r->cli.queue_timeout,
+		       r->cli.queue_dir, &r->priv, r->sigfd, err) < 0)
 		return -1;
+	r->cg.holder = r->adm.holder;
 	r->facts.t.admitted = ward_now_ns();
 	return 0;
 }
@@ -392,6 +391,8 @@ static _Noreturn void courier_main(struct run *r, struct ward_courier *c,
 			    c->events_fd};
 	ward_err err = {0};
 
+	/* (the holder's socket is closed with the rest: only the
+	 * supervisor ends the holder) */
 	if (ward_close_fds_except(keep, ARRAY_LEN(keep), &err) < 0 ||
 	    ward_drop_privileges(&d, &err) < 0) {
 		struct ward_courier_msg m = {.kind = WARD_C_REFUSE};
@@ -727,6 +728,7 @@ static int supervise(struct run *r, ward_err *err)
 			    ? l->value[WARD_LIM_GRACE]
 			    : 0,
 	    .courier = r->from_courier,
+	    .holder = r->adm.sock,
 	    .oom = r->oom_fd,
 	    .notify_sock = r->notify_rd,
 	    .dns_stub = r->l.policy->net.nnames != 0,
@@ -952,6 +954,12 @@ static const ward_err *outcome_error(struct run *r, ward_err *tmp)
 			  "ended during the run: the sandbox was killed");
 		return tmp;
 	}
+	if (o->stop == WARD_STOP_HOLDER) {
+		ward_fail(tmp, 0,
+			  "the queue's holder, which holds the run's sandbox "
+			  "slot, ended during the run: the sandbox was killed");
+		return tmp;
+	}
 	if (o->stop == WARD_STOP_BROKER) {
 		ward_fail(tmp, 0,
 			  "the broker, which answers the sandbox's seccomp "
@@ -992,7 +1000,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	r.facts.t.start = ward_now_ns();
 	r.stdin_fd = r.sigfd = r.notify_rd = r.oom_fd = r.ids_fd = -1;
-	r.adm.slot_fd = -1;
+	r.adm.sock = -1;
 	r.l.notify_wr = r.l.hand_wr = -1;
 	r.to_courier = r.from_courier = -1;
 	r.broker.sock = -1;

@@ -253,6 +253,7 @@ enum {
 	P_NSOCK,
 	P_BROKER,
 	P_COURIER,
+	P_HOLDER,
 	P_OOM,
 	P_MSG,
 	P_N
@@ -270,6 +271,7 @@ static void build(struct loop *L, struct pollfd *pfd)
 	pfd[P_NSOCK].fd = w->notify_sock;
 	pfd[P_BROKER].fd = w->broker && !L->broker_gone ? w->broker->sock : -1;
 	pfd[P_COURIER].fd = w->courier;
+	pfd[P_HOLDER].fd = w->holder;
 	pfd[P_OOM].fd = w->oom;
 	if (w->oom >= 0 && w->cg)
 		pfd[P_OOM].events = ward_cg_oom_events(w->cg);
@@ -398,6 +400,11 @@ int ward_supervise(struct ward_watch *w, struct ward_outcome *o, ward_err *err)
 			on_broker(&L);
 		if (pfd[P_COURIER].revents)
 			on_courier(&L);
+		/* The holder has nothing to say: anything is its end. */
+		if (pfd[P_HOLDER].revents) {
+			w->holder = -1;
+			stop_run(&L, WARD_STOP_HOLDER);
+		}
 		if (pfd[P_OOM].revents && w->cg &&
 		    ward_cg_oom_killed(w->cg, w->oom))
 			stop_run(&L, WARD_STOP_OOM);
@@ -430,7 +437,8 @@ int ward_exit_code(const struct ward_outcome *o)
 		return WARD_EXIT_SIGNAL_BASE + SIGSYS;
 	if (o->stop == WARD_STOP_SIGNAL)
 		return WARD_EXIT_SIGNAL_BASE + o->stop_signal;
-	if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER)
+	if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER ||
+	    o->stop == WARD_STOP_HOLDER)
 		return WARD_EXIT_REFUSED;
 	/* The run was ended for the whole group (an OOM, a stream past its
 	 * ceiling, init's own timer): 137 even if the target happened to

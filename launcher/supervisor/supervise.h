@@ -25,6 +25,9 @@
  *                       runs, the sandbox is killed, the syscall is
  *                       recorded; its end means no notification can be
  *                       answered any more: the sandbox is killed
+ *   the holder          says nothing once the run is admitted; its end
+ *                       frees the run's sandbox slot, which the run may
+ *                       not outlive (the ceiling): the sandbox is killed
  *
  * "Killed" is one act: cgroup.kill (or freeze and kill on v1) and SIGKILL
  * to init, whose death takes every process of its pid namespace with it.
@@ -49,6 +52,7 @@ struct ward_watch {
 	uint64_t wall_ms;  /* 0: no wall limit */
 	uint64_t grace_ms; /* SIGTERM this long before the kill */
 	int courier;	   /* the courier's messages, or -1 */
+	int holder;	   /* the admission holder's socket, or -1 */
 	int oom;	   /* ward_cg_oom_watch, or -1 */
 	int notify_sock;   /* the seccomp listener comes here; -1 */
 	bool dns_stub;	   /* ... then the DNS stub's socket (names) */

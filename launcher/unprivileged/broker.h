@@ -39,6 +39,7 @@
 #ifndef WARD_BROKER_H
 #define WARD_BROKER_H
 
+#include "broker_facts.h"
 #include "facts.h"
 #include "policy.h"
 

@@ -5,6 +5,7 @@
 #include "courier.h"
 
 #include "fdpass.h"
+#include "inputs.h"
 #include "report.h"
 #include "verdict.h"
 #include "workspace_empty.h"
@@ -243,6 +244,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	const struct ward_outcome *o = f->supervised ? &f->outcome : NULL;
 	const struct ward_limits *lim = c->policy ? &c->policy->limits : NULL;
 	struct ward_violation v = o ? o->seccomp : (struct ward_violation){0};
+	static struct ward_broker_facts broker; /* large: not on the stack */
 	struct ward_verdict verdict = {0};
 	struct ward_report rep = {
 	    .run_id = f->run_id[0] ? f->run_id : NULL,
@@ -272,7 +274,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	    .net = f->denials,
 	    .nnet = f->ndenials,
 	    .net_checked = f->net_checked,
-	    .broker = &f->broker,
+	    .broker = &broker,
 	    .channel = &c->ch,
 	    .ws = ws,
 	    .mounts = c->mounts,
@@ -288,6 +290,7 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 	};
 	ward_err err = {0};
 
+	ward_broker_facts_take(&f->broker, &broker);
 	/* Refused in the queue: a reason of its own (exit status 124), or
 	 * the signal that ended the wait. */
 	if (!o && f->queue.timed_out) {
@@ -338,6 +341,34 @@ static void report(struct ward_courier *c, const struct ward_facts *f,
 
 /* ------------------------------------------------------------ the run */
 
+/* Every --input into its slot's directory of the workspace, read with our
+ * ids (in root mode the run's: what they may not read is refused, with
+ * the reason; root never reads it). Before the snapshot, so that the file
+ * diff of a read-write input shows what the sandbox changed. */
+static int copy_inputs(const struct ward_courier *c, ward_err *err)
+{
+	for (size_t i = 0; i < c->ninputs; i++) {
+		if (!c->ws || c->ws->fd < 0)
+			return ward_fail(err, EBADF, "--input %s: no workspace",
+					 c->inputs[i].name);
+		if (ward_input_copy(c->ws->fd, c->inputs[i].name,
+				    c->inputs[i].path, NULL, err) < 0) {
+			char msg[sizeof(err->msg)];
+
+			if (err->code != EACCES || !c->mode ||
+			    strcmp(c->mode, "root"))
+				return -1;
+			snprintf(msg, sizeof(msg), "%s", err->msg);
+			return ward_fail(err, EACCES,
+					 "%s (as root, an input is read with "
+					 "the run's host ids, uid %u: it must "
+					 "be readable by them)",
+					 msg, (unsigned)c->host_uid);
+		}
+	}
+	return 0;
+}
+
 int ward_courier_run(struct ward_courier *c)
 {
 	static struct ward_facts facts; /* large: not on the stack */
@@ -357,7 +388,8 @@ int ward_courier_run(struct ward_courier *c)
 			   c->ninputs, c->slots, c->nslots);
 	c->ch.diff = c->report_fd >= 0;
 	if (c->will_run) {
-		if (ward_channel_snapshot(&c->ch, c->policy, c->slots,
+		if (copy_inputs(c, &err) < 0 ||
+		    ward_channel_snapshot(&c->ch, c->policy, c->slots,
 					  c->nslots, &err) < 0) {
 			char buf[WARD_ERR_MSG_MAX];
 			say(c, WARD_C_REFUSE,

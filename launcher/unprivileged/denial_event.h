@@ -8,6 +8,7 @@
 #ifndef WARD_DENIAL_EVENT_H
 #define WARD_DENIAL_EVENT_H
 
+#include "broker_facts.h"
 #include "facts.h"
 
 #include <stdint.h>

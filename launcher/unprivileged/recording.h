@@ -14,6 +14,7 @@
 #ifndef WARD_RECORDING_H
 #define WARD_RECORDING_H
 
+#include "broker_facts.h"
 #include "facts.h"
 #include "policy.h"
 

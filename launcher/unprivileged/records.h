@@ -9,6 +9,7 @@
 #ifndef WARD_RECORDS_H
 #define WARD_RECORDS_H
 
+#include "broker_facts.h"
 #include "facts.h"
 
 #include <linux/seccomp.h>

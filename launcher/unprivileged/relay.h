@@ -24,6 +24,7 @@
 #ifndef WARD_RELAY_H
 #define WARD_RELAY_H
 
+#include "broker_facts.h"
 #include "facts.h"
 #include "http_proxy.h"
 #include "tls_hello.h"

@@ -11,6 +11,7 @@
 #ifndef WARD_REPORT_H
 #define WARD_REPORT_H
 
+#include "broker_facts.h"
 #include "facts.h"
 #include "json.h"
 #include "output.h"

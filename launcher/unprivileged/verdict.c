@@ -133,6 +133,7 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		break;
 	case WARD_STOP_COURIER: /* ward's own failure */
 	case WARD_STOP_BROKER:
+	case WARD_STOP_HOLDER:
 	case WARD_STOP_NONE:
 		break;
 	}
@@ -150,7 +151,8 @@ void ward_verdict(const struct ward_outcome *o, const struct ward_cg_stats *st,
 		v->reason = WARD_R_TIMEOUT;
 	else if (o->stop == WARD_STOP_SIGNAL)
 		v->reason = WARD_R_INTERRUPTED;
-	else if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER)
+	else if (o->stop == WARD_STOP_COURIER || o->stop == WARD_STOP_BROKER ||
+		 o->stop == WARD_STOP_HOLDER)
 		v->reason = WARD_R_LAUNCHER_ERROR;
 	else if (o->stop == WARD_STOP_OOM)
 		v->reason = WARD_R_OOM_KILLED;

@@ -9,7 +9,9 @@
 #   time (the default ceiling), all complete, in the order they came, and
 #   each report says how long it waited; a queue timeout is its own
 #   reason (queue_timeout) and exit status (124); a ward killed in the
-#   queue or holding a slot frees it; a signal ends a wait; rootless
+#   queue or holding a slot frees it; a signal ends a wait; in root mode
+#   the slot is held by a process that is not uid 0 and no root process
+#   has it open, and a run whose holder is killed is killed too; rootless
 #   callers share a queue that root made; bad settings are refused.
 #
 # Safety net: every launch runs under timeout(1); the temporary directory
@@ -179,6 +181,44 @@ hold() { # hold SECONDS ARGS...: a run that holds the slot of queue $T/q
 	sleep 0.5
 }
 hold 20 "$WARD"
+# ------------------------------------------------------------ the holder
+# Root mode: the slot is locked and held by a process that is not uid 0
+# (the holder, dropped to the run's ids), and no root process has the
+# slot file open at all: /proc/locks names the locker of slot-0's inode,
+# /proc/*/fd every process that has it open. The control: a root
+# flock(1) on a file of ours is seen by the same look as uid 0.
+slot_users() { # slot_users FILE: "locker-uid openers' uids" of FILE
+	ino=$(stat -c %i "$1")
+	lp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
+	lu=$( [ -n "$lp" ] && awk '/^Uid:/ { print $3 }' "/proc/$lp/status" 2>/dev/null)
+	ou=
+	for f in /proc/[0-9]*/fd/*; do
+		[ "$(readlink "$f" 2>/dev/null)" = "$1" ] || continue
+		p=${f#/proc/}
+		ou="$ou $(awk '/^Uid:/ { print $3 }' "/proc/${p%%/*}/status" 2>/dev/null)"
+	done
+	echo "${lu:-none}${ou}"
+}
+touch "$T/ctl"
+flock -x "$T/ctl" sleep 5 &
+ctl=$!
+bgpids="$bgpids $ctl"
+sleep 0.3
+cu=$(slot_users "$T/ctl")
+kill "$ctl" 2>/dev/null
+su=$(slot_users "$T/q/slot-0")
+# (locker first, then each opener: the control is root throughout; the
+# slot's locker is a uid and no opener is root)
+if [ "${cu%% *}" != 0 ] || [ "$cu" = 0 ]; then
+	fail admission/slot-held-by-non-root "the control (a root flock) is not seen as uid 0: $cu"
+elif [ "${su%% *}" = none ] || [ "${su%% *}" = 0 ] || [ "$su" = "${su%% *}" ]; then
+	fail admission/slot-held-by-non-root "slot-0's locker and openers: $su"
+else
+	case " $su " in
+	*" 0 "*) fail admission/slot-held-by-non-root "a root process has slot-0 open: $su" ;;
+	*) pass "admission/slot-held-by-non-root (slot-0: uid $su; control: uid $cu)" ;;
+	esac
+fi
 rc=0
 timeout -k 2 30 "$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 300ms \
 	--report "$T/out/to.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>"$T/e" </dev/null || rc=$?
@@ -203,10 +243,14 @@ w=$!
 sleep 0.3
 kill -TERM "$w"
 wait "$w" || rc=$?
-if [ "$rc" = 143 ] && [ "$(q "$T/out/sig.json" .reason)" = interrupted ]; then
+# (its queue in the report: where it waited, from the holder's JOINED)
+if [ "$rc" = 143 ] && [ "$(q "$T/out/sig.json" .reason)" = interrupted ] &&
+	[ "$(q "$T/out/sig.json" .queue.ceiling)" = 1 ] &&
+	[ "$(q "$T/out/sig.json" .queue.dir)" = "$T/q" ] &&
+	[ "$(q "$T/out/sig.json" '.queue.ticket_ns > 0')" = true ]; then
 	pass admission/signal-ends-the-wait
 else
-	fail admission/signal-ends-the-wait "rc=$rc $(jq -c '{reason,exit_code,error}' "$T/out/sig.json" 2>/dev/null)"
+	fail admission/signal-ends-the-wait "rc=$rc $(jq -c '{reason,exit_code,error,queue}' "$T/out/sig.json" 2>/dev/null)"
 fi
 
 # ------------------------------------------------------------ crashes
@@ -221,6 +265,36 @@ if [ "$rc" = 0 ] && [ "$(q "$T/out/after.json" .queue.ms)" -lt 1000 ]; then
 	pass admission/killed-holder-frees-its-slot
 else
 	fail admission/killed-holder-frees-its-slot "rc=$rc $(jq -c .queue "$T/out/after.json" 2>/dev/null)"
+fi
+
+# ------------------------------------------------------------ the holder's end
+# The holder killed while its run goes on: the slot is free, so the run
+# may not go on past the ceiling: it is killed (launcher_error, 125) long
+# before its 20 s. The holder is found from outside: slot-0's locker in
+# /proc/locks, a child of that ward (the control: it is found, and is
+# not root); unharmed, such a run would sleep its 20 s and exit 0.
+"$WARD" --max-sandboxes 1 --queue-dir "$T/q" --report "$T/out/hk.json" \
+	"$T/adm.wardb" -- /usr/bin/sleep 20 >/dev/null 2>"$T/hk.err" </dev/null &
+w=$!
+bgpids="$bgpids $w"
+sleep 0.5
+ino=$(stat -c %i "$T/q/slot-0")
+hp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
+hppid=$( [ -n "$hp" ] && awk '/^PPid:/ { print $2 }' "/proc/$hp/status" 2>/dev/null)
+huid=$( [ -n "$hp" ] && awk '/^Uid:/ { print $3 }' "/proc/$hp/status" 2>/dev/null)
+t0=$(date +%s)
+[ -n "$hp" ] && kill -9 "$hp"
+rc=0
+wait "$w" || rc=$?
+t1=$(date +%s)
+if [ -z "$hp" ] || [ "$hppid" != "$w" ] || [ "${huid:-0}" = 0 ]; then
+	fail admission/holder-killed-kills-the-run "the control: no holder of ward $w found (locker ${hp:-none}, its parent ${hppid:-?}, uid ${huid:-?})"
+elif [ "$rc" = 125 ] && [ $((t1 - t0)) -lt 10 ] &&
+	[ "$(q "$T/out/hk.json" .reason)" = launcher_error ] &&
+	grep -q "holder" "$T/hk.err"; then
+	pass admission/holder-killed-kills-the-run
+else
+	fail admission/holder-killed-kills-the-run "rc=$rc after $((t1 - t0)) s $(jq -c '{reason,error}' "$T/out/hk.json" 2>/dev/null) $(head -c 200 "$T/hk.err")"
 fi
 
 # ------------------------------------------------------------ rootless

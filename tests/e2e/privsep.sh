@@ -9,6 +9,9 @@
 # process, must come from one that is no longer root. The control: the
 # same trace must show that those files were opened at all (by the
 # courier, for the file diff and the export), or the check proves nothing.
+# The same for the caller's --input tree: root never opens a file of it
+# (the courier copies it in with the run's ids), and the control is that
+# the trace shows them opened, and the sandbox sees them.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-build}
@@ -54,13 +57,25 @@ if ! "$WARDC" compile "$T/p.ward" -o "$T/p.wardb" >"$T/wardc.log" 2>&1; then
 	exit 1
 fi
 chmod 644 "$T/p.wardb"
-mkdir "$T/exp"
+# the traced run's: the same with an input slot
+sed 's|fs { slot output at /output rw; }|fs { slot output at /output rw; slot data at /data ro; }|' \
+	"$T/p.ward" >"$T/pi.ward"
+if ! "$WARDC" compile "$T/pi.ward" -o "$T/pi.wardb" >"$T/wardc.log" 2>&1; then
+	fail root/privsep "compile: $(head -c 300 "$T/wardc.log")"
+	exit 1
+fi
+chmod 644 "$T/pi.wardb"
+mkdir "$T/exp" "$T/in" "$T/in/sub"
+echo given >"$T/in/given-by-caller-1.txt"
+echo deeper >"$T/in/sub/given-by-caller-2.txt"
+chmod -R a+rX "$T/in"
 ASAN_OPTIONS=detect_leaks=0 timeout 60 strace -f -qq -s 256 \
 	-e trace=open,openat,openat2,setresuid,setuid,clone,clone3,fork,vfork \
 	-o "$T/trace" "$WARD" --report "$T/r.json" --export-dir "$T/exp" \
-	"$T/p.wardb" -- /bin/sh -c \
+	--input data="$T/in" "$T/pi.wardb" -- /bin/sh -c \
 	'echo one >/output/written-by-sandbox-1.txt; mkdir /output/d;
-	 echo two >/output/d/written-by-sandbox-2.txt' >"$T/out" 2>&1
+	 echo two >/output/d/written-by-sandbox-2.txt;
+	 cat /data/given-by-caller-1.txt /data/sub/given-by-caller-2.txt' >"$T/out" 2>&1
 rc=$?
 if [ "$rc" != 0 ] || [ ! -f "$T/exp/written-by-sandbox-1.txt" ]; then
 	fail root/privsep "the run: rc=$rc $(head -c 300 "$T/out") $(ls "$T/exp")"
@@ -70,8 +85,10 @@ fi
 # A pid no clone of the trace returned was made in another pid namespace
 # (strace shows the child's pid as its parent sees it): a process of the
 # sandbox, mapped to an unprivileged host uid.
-python3 - "$T/trace" >"$T/verdict" <<'EOF'
+for marker in written-by-sandbox given-by-caller; do
+python3 - "$T/trace" "$marker" >"$T/verdict-$marker" <<'EOF'
 import re, sys
+marker = sys.argv[2]
 uid = {}
 first = None
 root_opens, dropped_opens = [], []
@@ -102,7 +119,7 @@ for line in open(sys.argv[1], errors="replace"):
     if s and re.search(r"=\s+0$", rest.strip()):
         uid[pid] = int(s.group(2))
         continue
-    if "written-by-sandbox" in rest and re.match(r"open", rest):
+    if marker in rest and re.match(r"open", rest):
         if uid[pid] == "sandbox":
             continue  # the sandbox's own writes
         (root_opens if uid[pid] == 0 else dropped_opens).append(
@@ -111,14 +128,26 @@ print("root %d dropped %d" % (len(root_opens), len(dropped_opens)))
 for o in root_opens[:5]:
     print("ROOT " + o)
 EOF
-read -r _ nroot _ ndropped <"$T/verdict"
+done
+read -r _ nroot _ ndropped <"$T/verdict-written-by-sandbox"
 if [ "$nroot" != 0 ]; then
-	fail root/privsep-root-reads-nothing "$(head -c 900 "$T/verdict" | tr "\n" "|")"
+	fail root/privsep-root-reads-nothing "$(head -c 900 "$T/verdict-written-by-sandbox" | tr "\n" "|")"
 elif [ "$ndropped" -lt 2 ]; then
-	fail root/privsep-control "the trace shows no open of the sandbox's files by ward: $(head -c 300 "$T/verdict")"
+	fail root/privsep-control "the trace shows no open of the sandbox's files by ward: $(head -c 300 "$T/verdict-written-by-sandbox")"
 else
 	pass root/privsep-root-reads-nothing
 	pass root/privsep-control
+fi
+# The caller's input: opened (to be copied in) only by a process that
+# dropped root; the control: it was opened, and the sandbox read it.
+read -r _ nroot _ ndropped <"$T/verdict-given-by-caller"
+if [ "$nroot" != 0 ]; then
+	fail root/privsep-root-reads-no-input "$(head -c 900 "$T/verdict-given-by-caller" | tr "\n" "|")"
+elif [ "$ndropped" -lt 2 ] || ! grep -q given "$T/out" || ! grep -q deeper "$T/out"; then
+	fail root/privsep-input-control "the input was not opened by ward, or the sandbox did not see it: $(head -c 300 "$T/verdict-given-by-caller") $(head -c 200 "$T/out")"
+else
+	pass root/privsep-root-reads-no-input
+	pass root/privsep-input-control
 fi
 # The exported files belong to the sandbox's host ids (this run's own),
 # the export directory to its owner again.

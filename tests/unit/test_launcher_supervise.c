@@ -60,6 +60,7 @@ static void run_fake_init(const struct ward_msg *msgs, int n, int code,
 	struct ward_watch w = {.child = &c,
 			       .sigfd = sigfd,
 			       .courier = -1,
+			       .holder = -1,
 			       .oom = -1,
 			       .notify_sock = -1};
 	assert_int_equal(ward_supervise(&w, o, &err), 0);

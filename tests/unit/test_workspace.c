@@ -4,7 +4,8 @@
  * of what is in it (launcher/unprivileged/workspace_empty.c, safefs.c:
  * ward_rmtree), then its empty directories removed by the caller -- against
  * what a sandbox can leave behind, the reclaim of dead wards' workspaces
- * (launcher/supervisor/reclaim.c), --input copies, and the file diff of a
+ * (launcher/supervisor/reclaim.c), --input copies (the courier's,
+ * launcher/unprivileged/inputs.c), and the file diff of a
  * slot (launcher/unprivileged/fsdiff.c). Trees are made the way a sandbox would
  * make them; every test checks, from outside, that the workspace is gone and
  * that what the tree pointed at is intact. Rootless mode is tested in a child
@@ -19,6 +20,7 @@
 
 #include "drop.h"
 #include "fsdiff.h"
+#include "inputs.h"
 #include "reclaim.h"
 #include "safefs.h"
 #include "sha256.h"
@@ -529,6 +531,53 @@ static void default_base(void **state)
 
 /* ---------------------------------------------------------------- input */
 
+/* ward_input_copy as the courier makes it: in a process with the
+ * workspace's ids (root: dropped to them), which own every copy. */
+static int copy_as(const struct ward_workspace *ws, const char *name,
+		   const char *src, struct ward_copy_stats *st, ward_err *err)
+{
+	struct {
+		int rc;
+		struct ward_copy_stats st;
+		ward_err err;
+	} r;
+	int fds[2], status;
+	pid_t pid;
+
+	memset(&r, 0, sizeof(r));
+	r.rc = -1;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		if (geteuid() == 0 &&
+		    (setgroups(0, NULL) < 0 ||
+		     setresgid(ws->gid, ws->gid, ws->gid) < 0 ||
+		     setresuid(ws->uid, ws->uid, ws->uid) < 0))
+			_exit(1);
+		r.rc = ward_input_copy(ws->fd, name, src, &r.st, &r.err);
+		_exit(write(fds[1], &r, sizeof(r)) == (ssize_t)sizeof(r) ? 0
+									 : 1);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &r, sizeof(r)), (ssize_t)sizeof(r));
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	if (st)
+		*st = r.st;
+	*err = r.err;
+	return r.rc;
+}
+
+/* The caller's tree, as the copier's ids may read it (root: given to
+ * them; the modes are set again after, as chown clears setuid). */
+static void give(const char *path)
+{
+	if (geteuid() == 0)
+		assert_int_equal(lchown(path, NOBODY, NOBODY), 0);
+}
+
 static void copy_in(void **state)
 {
 	struct t *t = *state;
@@ -552,14 +601,23 @@ static void copy_in(void **state)
 	put(p, "x\n");
 	snprintf(p, sizeof(p), "%s/sub/link", src);
 	assert_int_equal(symlink("../data.csv", p), 0);
+	give(src);
+	for (size_t i = 0; i < 5; i++) {
+		static const char *const names[] = {"data.csv", "run.sh", "sub",
+						    "sub/x.txt", "sub/link"};
+
+		snprintf(p, sizeof(p), "%s/%s", src, names[i]);
+		give(p);
+	}
+	snprintf(p, sizeof(p), "%s/run.sh", src);
+	assert_int_equal(chmod(p, 04711), 0);
 
 	assert_int_equal(ward_workspace_create(&ws, t->base, own_uid(),
 					       own_gid(), false, &err),
 			 0);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "input", false, ro, sizeof(ro), &err), 0);
-	assert_int_equal(
-	    ward_workspace_copy_in(&ws, "input", false, src, &st, &err), 0);
+	assert_int_equal(copy_as(&ws, "input", src, &st, &err), 0);
 	assert_int_equal(st.files, 3);
 	assert_int_equal(st.dirs, 1);
 	assert_int_equal(st.links, 1);
@@ -587,27 +645,24 @@ static void copy_in(void **state)
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "one", false, ro, sizeof(ro), &err), 0);
 	snprintf(p, sizeof(p), "%s/sub/x.txt", src);
-	assert_int_equal(
-	    ward_workspace_copy_in(&ws, "one", false, p, NULL, &err), 0);
+	assert_int_equal(copy_as(&ws, "one", p, NULL, &err), 0);
 	snprintf(p, sizeof(p), "%s/x.txt", ro);
 	assert_int_equal(access(p, R_OK), 0);
 
 	/* a FIFO inside, or given: refused, never opened for reading */
 	snprintf(p, sizeof(p), "%s/sub/pipe", src);
 	assert_int_equal(mkfifo(p, 0600), 0);
+	give(p);
 	assert_int_equal(
 	    ward_workspace_slot(&ws, "two", false, ro, sizeof(ro), &err), 0);
 	alarm(20);
-	assert_int_equal(
-	    ward_workspace_copy_in(&ws, "two", false, src, NULL, &err), -1);
+	assert_int_equal(copy_as(&ws, "two", src, NULL, &err), -1);
 	assert_non_null(strstr(err.msg, "FIFO"));
-	assert_int_equal(
-	    ward_workspace_copy_in(&ws, "two", false, p, NULL, &err), -1);
+	assert_int_equal(copy_as(&ws, "two", p, NULL, &err), -1);
 	alarm(0);
 	/* a symlink given is not followed */
 	snprintf(p, sizeof(p), "%s/sub/link", src);
-	assert_int_equal(
-	    ward_workspace_copy_in(&ws, "two", false, p, NULL, &err), -1);
+	assert_int_equal(copy_as(&ws, "two", p, NULL, &err), -1);
 	assert_int_equal(ward_workspace_destroy(&ws, &err), 0);
 	assert_int_equal(count_entries(t->base), 0);
 }
@@ -656,6 +711,7 @@ static void file_diff(void **state)
 	put(p, "1,2\n");
 	snprintf(p, sizeof(p), "%s/pipe", slot);
 	assert_int_equal(mkfifo(p, 0600), 0);
+	give(p);
 	alarm(20); /* a snapshot never opens the FIFO */
 	assert_int_equal(ward_snap_take(fd, &after, &err), 0);
 	alarm(0);

@@ -247,13 +247,23 @@ class Ward:
         slot, a fresh workspace, an export directory and a report."""
         tmp = tempfile.mkdtemp(prefix="ward-client-")
         try:
-            inp = os.path.join(tmp, "input")
-            out = os.path.join(tmp, "export")
+            # ward's courier copies the input in with the sandbox's host
+            # ids (as root, the run's own, not the caller's): the input
+            # must be readable by them, and by nobody who cannot guess
+            # its random name (tmp may be searched, not listed); the
+            # report and the export stay in a directory of ours alone.
+            os.chmod(tmp, 0o711)
+            inp = os.path.join(tmp, "input-" + os.urandom(16).hex())
+            own = os.path.join(tmp, "own")
+            os.mkdir(own, 0o700)
             os.mkdir(inp)
+            os.chmod(inp, 0o755)
             for name, data in files.items():
                 with open(os.path.join(inp, name), "wb") as f:
                     f.write(data)
-            report = os.path.join(tmp, "report.json")
+                os.chmod(os.path.join(inp, name), 0o644)
+            out = os.path.join(own, "export")
+            report = os.path.join(own, "report.json")
             cmd = [self.ward, "--expect-digest", digest,
                    "--input", "input=" + inp, "--export-dir", out,
                    "--report", report, blob, "--", *argv]

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * treecopy.h: a copy of a file or a tree, fd-relative, for both halves of
- * the launcher: the supervisor's copy of --input into the workspace (the
- * caller's files, before the run), and the courier's copies between a
- * writable slot's host directory and the tmpfs that holds it during the run
- * (what the sandbox wrote: the courier has no privilege).
+ * treecopy.h: a copy of a file or a tree, fd-relative, for the courier,
+ * which has no privilege: its copy of --input into the workspace (the
+ * caller's files, before the run, read with the sandbox's host ids:
+ * inputs.h), and its copies between a writable slot's host directory and
+ * the tmpfs that holds it during the run (what the sandbox wrote). No
+ * privileged process copies a tree: every copy belongs to whoever makes
+ * it, the sandbox's host ids.
  *
  * Nothing is followed: a symlink is copied as a symlink (inside the sandbox
  * it resolves in the sandbox's own root), a directory is entered through
@@ -48,10 +50,6 @@ struct ward_treecopy {
 	/* What cannot be copied (unreadable, or a FIFO, socket, device) is
 	 * counted in skipped; otherwise it is an error. */
 	bool skip;
-	/* Root's copy: each entry given these ids. */
-	bool chown;
-	uid_t uid;
-	gid_t gid;
 	unsigned max_depth;
 	struct ward_copy_stats *st;
 	ward_err *err;

@@ -4,21 +4,22 @@
  */
 #include "admission.h"
 
-#include "exitcode.h"
-#include "fsutil.h"
-#include "workspace.h"
+#include "syscalls_base.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define NS_PER_MS 1000000u
+/* Why root's holder may not read a queue of root's. */
+#define ROOT_READS                                                             \
+	" (root's runs wait as their run's ids: a queue they use must be "     \
+	"readable by all, 0755 and its files 0644)"
 
 /* ---------------------------------------------------------------- config */
 
@@ -51,16 +52,14 @@ static int parse_ceiling(const char *what, const char *s, unsigned *out,
 	return 0;
 }
 
-int ward_admission_config(struct ward_admission *a, const char *max_sandboxes,
-			  const char *queue_timeout, const char *queue_dir,
-			  bool root, ward_err *err)
+int ward_queue_config(struct ward_queue *q, const char *max_sandboxes,
+		      const char *queue_timeout, const char *queue_dir,
+		      bool root, ward_err *err)
 {
 	const char *env_max = getenv("WARD_MAX_SANDBOXES");
 	const char *env_to = getenv("WARD_QUEUE_TIMEOUT");
-	struct ward_queue *q = &a->q;
 
-	memset(a, 0, sizeof(*a));
-	a->slot_fd = -1;
+	memset(q, 0, sizeof(*q));
 	q->slot = -1;
 	q->ceiling = default_ceiling();
 	q->timeout_ms = WARD_QUEUE_TIMEOUT_MS;
@@ -90,129 +89,40 @@ int ward_admission_config(struct ward_admission *a, const char *max_sandboxes,
 	}
 	q->used = q->ceiling > 0;
 	if (queue_dir) {
-		if (queue_dir[0] != '/' ||
-		    strlen(queue_dir) >= sizeof(q->dir) - 32)
+		if (!ward_queue_path_ok(queue_dir))
 			return ward_fail(err, 0,
 					 "--queue-dir %s: not an absolute "
-					 "path of at most %zu bytes",
-					 queue_dir, sizeof(q->dir) - 32);
+					 "path of at most %d bytes",
+					 queue_dir, WARD_QUEUE_PATH - 33);
 		snprintf(q->dir, sizeof(q->dir), "%s", queue_dir);
 	} else if (root) {
 		snprintf(q->dir, sizeof(q->dir), "%s", WARD_ADMIT_DIR);
 	}
-	/* Rootless without --queue-dir: chosen by ward_admit. */
+	/* Rootless without --queue-dir: chosen by ward_queue_take. */
 	return 0;
 }
 
 /* ---------------------------------------------------------------- the files */
 
-/* The slots first, the queue last: a caller takes a queue whose "queue"
- * file it can open as complete. A file another ward made meanwhile is
- * left as it is. */
-static int make_files(int dfd, mode_t mode, ward_err *err)
-{
-	for (unsigned k = 0; k <= WARD_ADMIT_MAX; k++) {
-		char name[32];
-		int fd;
-
-		if (k == WARD_ADMIT_MAX)
-			snprintf(name, sizeof(name), "queue");
-		else
-			snprintf(name, sizeof(name), "slot-%u", k);
-		fd = openat(dfd, name,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				O_CLOEXEC,
-			    mode);
-		if (fd < 0 && errno == EEXIST)
-			continue;
-		/* Exactly the mode, whatever the caller's umask. */
-		if (fd < 0 || fchmod(fd, mode) < 0) {
-			int e = errno;
-
-			if (fd >= 0)
-				close(fd);
-			return ward_fail(err, e, "make %s in the queue", name);
-		}
-		close(fd);
-	}
-	return 0;
-}
-
-static void remove_files(int dfd)
-{
-	unlinkat(dfd, "queue", 0);
-	for (unsigned k = 0; k < WARD_ADMIT_MAX; k++) {
-		char name[32];
-
-		snprintf(name, sizeof(name), "slot-%u", k);
-		unlinkat(dfd, name, 0);
-	}
-}
-
-/* Make the queue at path, whole or not at all: it is filled under a
- * random name and renamed into place, so that no caller ever sees a
- * queue with some slots missing. Losing the race to another ward is
- * fine: its queue is the same. */
-static int make_queue(const char *path, bool root, ward_err *err)
-{
-	const mode_t dmode = root ? 0755 : 0700, fmode = root ? 0644 : 0600;
-	char parent[sizeof(((struct ward_queue *)0)->dir)];
-	char tmp[sizeof(parent) + 40], name[32];
-	const char *slash = strrchr(path, '/');
-	_cleanup_close_ int dfd = -1;
-	int rc;
-
-	snprintf(parent, sizeof(parent), "%.*s",
-		 slash && slash != path ? (int)(slash - path) : 1, path);
-	/* One level, as the workspace's base: /run/ward, /tmp/ward-UID. */
-	if (mkdir(parent, root ? 0711 : 0700) < 0 && errno != EEXIST)
-		return ward_fail(err, errno, "make %s for the queue", parent);
-	if (ward_random_name(name, sizeof(name), ".queue-") < 0)
-		return ward_fail(err, errno, "getrandom");
-	snprintf(tmp, sizeof(tmp), "%s/%s", parent, name);
-	if (mkdir(tmp, 0700) < 0)
-		return ward_fail(err, errno, "make the queue %s", tmp);
-	dfd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0) {
-		rc = ward_fail(err, errno, "open %s", tmp);
-		rmdir(tmp);
-		return rc;
-	}
-	if (make_files(dfd, fmode, err) < 0 ||
-	    (fchmod(dfd, dmode) < 0 &&
-	     ward_fail(err, errno, "chmod %s", tmp))) {
-		remove_files(dfd);
-		rmdir(tmp);
-		return -1;
-	}
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) < 0) {
-		int e = errno;
-
-		remove_files(dfd);
-		rmdir(tmp);
-		if (e != EEXIST)
-			return ward_fail(err, e, "make the queue %s", path);
-	}
-	return 0;
-}
-
-/* The queue's directory: root's or the caller's, a real directory that no
- * one else can write (nobody could swap a file in it for a FIFO, nor
- * remove the locks' files). create: make it when it is missing. */
+/* The queue's directory: root's (or, rootless, the caller's), a real
+ * directory that no one else can write (nobody could swap a file in it
+ * for a FIFO, nor remove the locks' files). create: make it when it is
+ * missing (rootless; root's holder finds root's made by the supervisor). */
 static int open_queue(const char *path, bool root, bool create, ward_err *err)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd;
 
-	if (fd < 0 && errno == ENOENT && create) {
-		if (make_queue(path, root, err) < 0)
-			return -1;
-		fd =
-		    open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	}
+	if (create && ward_queue_ensure(path, root, err) < 0)
+		return -1;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
-		return ward_fail(err, errno, "open the queue %s", path);
-	if (fstat(fd, &st) < 0 || (st.st_uid != 0 && st.st_uid != geteuid()) ||
+		return ward_fail(err, errno, "open the queue %s%s", path,
+				 root && errno == EACCES ? ROOT_READS : "");
+	/* Root mode: root's own, never one of the run's ids (which a run
+	 * before may have made). */
+	if (fstat(fd, &st) < 0 ||
+	    (st.st_uid != 0 && (root || st.st_uid != geteuid())) ||
 	    (st.st_mode & 022)) {
 		close(fd);
 		return ward_fail(err, 0,
@@ -220,25 +130,15 @@ static int open_queue(const char *path, bool root, bool create, ward_err *err)
 				 "or yours that nobody else can write",
 				 path);
 	}
-	/* An empty directory of ours (an administrator's, made to share
-	 * the queue with a group: 0750): filled in place, its files
-	 * readable by whom the directory is. */
-	if (create && st.st_uid == geteuid() &&
-	    faccessat(fd, "queue", F_OK, AT_SYMLINK_NOFOLLOW) < 0 &&
-	    errno == ENOENT &&
-	    make_files(fd, 0600 | (st.st_mode & 0044), err) < 0) {
-		close(fd);
-		return -1;
-	}
 	return fd;
 }
 
 /* Rootless without --queue-dir: the host's queue when root made one that
  * we may read (so root's and our runs count against one ceiling), else a
- * queue of our own beside our workspaces. */
-static int choose_queue(struct ward_queue *q, bool root, ward_err *err)
+ * queue of our own beside our workspaces (own_base). */
+static int choose_queue(struct ward_queue *q, bool root, const char *own_base,
+			ward_err *err)
 {
-	char base[PATH_MAX];
 	int fd, qfd;
 
 	if (q->dir[0]) {
@@ -256,10 +156,10 @@ static int choose_queue(struct ward_queue *q, bool root, ward_err *err)
 		}
 		close(fd);
 	}
-	ward_workspace_default_base(false, base, sizeof(base));
-	if ((size_t)snprintf(q->dir, sizeof(q->dir), "%s/admission", base) >=
-	    sizeof(q->dir))
-		return ward_fail(err, ENAMETOOLONG, "the queue in %s", base);
+	if ((size_t)snprintf(q->dir, sizeof(q->dir), "%s/admission",
+			     own_base) >= sizeof(q->dir))
+		return ward_fail(err, ENAMETOOLONG, "the queue in %s",
+				 own_base);
 	return open_queue(q->dir, root, true, err);
 }
 
@@ -320,27 +220,38 @@ static int take_slot(const int *fds, unsigned n, ward_err *err)
 	return -1;
 }
 
-/* Until a signal came or ms passed (at most the next poll of the queue).
+/* One record to the supervisor. */
+static bool tell(int sock, uint32_t kind, const struct ward_queue *q,
+		 const ward_err *err)
+{
+	static struct ward_admit_answer a;
+	ssize_t n;
+
+	memset(&a, 0, sizeof(a));
+	a.kind = kind;
+	a.q = *q;
+	if (err)
+		ward_err_str(err, a.text, sizeof(a.text));
+	do
+		n = write(sock, &a, sizeof(a));
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)sizeof(a);
+}
+
+/* Until wake_fd stirs or ms passed (at most the next poll of the queue).
  * The queue is polled, every 1 ms at first, doubling to every 16 ms: an
  * inotify watch on the directory would wake a waiter sooner, but closing
  * an inotify instance waits for an SRCU grace period (fsnotify's mark
  * reaper: 10 ms and more here), which every run, waiting or not, would
- * pay. Returns the signal, or 0. */
-static int wait_a_while(int sigfd, uint64_t ms, unsigned *step)
+ * pay. Returns true when wake_fd stirred. */
+static bool wait_a_while(int wake_fd, uint64_t ms, unsigned *step)
 {
-	struct pollfd pfd = {sigfd, POLLIN, 0};
+	struct pollfd pfd = {wake_fd, POLLIN, 0};
 	uint64_t cap = *step;
 
 	if (*step < 16)
 		*step *= 2;
-	if (poll(&pfd, 1, (int)(ms < cap ? ms : cap)) > 0 &&
-	    (pfd.revents & POLLIN)) {
-		struct signalfd_siginfo si;
-
-		if (read(sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si))
-			return (int)si.ssi_signo;
-	}
-	return 0;
+	return poll(&pfd, 1, (int)(ms < cap ? ms : cap)) > 0 && pfd.revents;
 }
 
 static void close_all(int *fds, unsigned n, int keep)
@@ -350,29 +261,33 @@ static void close_all(int *fds, unsigned n, int keep)
 			close(fds[k]);
 }
 
-int ward_admit(struct ward_admission *a, bool root, int sigfd, ward_err *err)
+int ward_queue_take(struct ward_queue *q, bool root, const char *own_base,
+		    int wake_fd, ward_err *err)
 {
-	struct ward_queue *q = &a->q;
 	_cleanup_close_ int dfd = -1, qfd = -1;
 	int slots[WARD_ADMIT_MAX];
 	bool opened = false;
 	uint64_t deadline;
-	int k = -1, sig;
+	int k = -1;
 	unsigned step = 1;
 
-	if (!q->used)
-		return 0;
-	a->exit_code = WARD_EXIT_REFUSED;
 	for (unsigned i = 0; i < WARD_ADMIT_MAX; i++)
 		slots[i] = -1;
-	if ((dfd = choose_queue(q, root, err)) < 0)
+	if (q->ceiling < 1 || q->ceiling > WARD_ADMIT_MAX)
+		return ward_fail(err, 0, "a ceiling of %u", q->ceiling);
+	if ((dfd = choose_queue(q, root, own_base, err)) < 0)
 		return -1;
 	qfd =
 	    openat(dfd, "queue", O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
 	if (qfd < 0)
-		return ward_fail(err, errno, "open %s/queue", q->dir);
+		return ward_fail(err, errno, "open %s/queue%s", q->dir,
+				 root && errno == EACCES ? ROOT_READS : "");
 	if (join(qfd, &q->ticket_ns, err) < 0)
 		return -1;
+	/* In line: the supervisor knows where, should a signal end the
+	 * wait before the answer. */
+	if (wake_fd >= 0)
+		tell(wake_fd, WARD_ADMIT_JOINED, q, NULL);
 	deadline = q->ticket_ns + q->timeout_ms * NS_PER_MS;
 	for (;;) {
 		uint64_t now;
@@ -393,7 +308,6 @@ int ward_admit(struct ward_admission *a, bool root, int sigfd, ward_err *err)
 		if (now >= deadline) {
 			q->timed_out = true;
 			q->waited_ms = (now - q->ticket_ns) / NS_PER_MS;
-			a->exit_code = WARD_EXIT_QUEUE_TIMEOUT;
 			ward_fail(err, 0,
 				  "queue timeout: no sandbox slot within %llu "
 				  "ms; the queue %s lets %u sandboxes run at "
@@ -402,35 +316,58 @@ int ward_admit(struct ward_admission *a, bool root, int sigfd, ward_err *err)
 				  q->ceiling);
 			goto fail;
 		}
-		if ((sig = wait_a_while(
-			 sigfd, (deadline - now + NS_PER_MS - 1) / NS_PER_MS,
-			 &step))) {
-			q->interrupted = sig;
-			q->waited_ms =
-			    (ward_now_ns() - q->ticket_ns) / NS_PER_MS;
-			a->exit_code = WARD_EXIT_SIGNAL_BASE + sig;
-			ward_fail(err, 0, "interrupted in the queue (SIG%s)",
-				  sigabbrev_np(sig));
+		if (wait_a_while(wake_fd,
+				 (deadline - now + NS_PER_MS - 1) / NS_PER_MS,
+				 &step)) {
+			ward_fail(err, 0, "the wait in the queue was ended");
 			goto fail;
 		}
 	}
 	/* Admitted: the slot is ours; leaving the queue (closing qfd, at
 	 * the end of this function) lets the next one be the head. */
 	close_all(slots, q->ceiling, k);
-	a->slot_fd = slots[k];
 	q->slot = k;
 	q->admitted_ns = ward_now_ns();
 	q->waited_ms = (q->admitted_ns - q->ticket_ns) / NS_PER_MS;
-	a->exit_code = 0;
-	return 0;
+	return slots[k];
 fail:
 	close_all(slots, q->ceiling, -1);
 	return -1;
 }
 
-void ward_admission_release(struct ward_admission *a)
+/* ------------------------------------------------------------ the holder */
+
+const int ward_holder_syscalls[] = {
+    WARD_SYSCALLS_BASE, SYS_flock, /* the slots */
+    SYS_faccessat,		   /* is a directory of ours filled (queue.c) */
+    SYS_faccessat2,		   /* (glibc tries it first) */
+    SYS_mkdirat, /* a rootless caller's own queue, made whole */
+    SYS_unlinkat,	SYS_renameat2, SYS_fchmod,
+#ifdef SYS_poll /* x86_64; aarch64 has only ppoll */
+    SYS_poll,		SYS_mkdir,     SYS_rmdir,
+#endif
+};
+const size_t ward_holder_nsyscalls = ARRAY_LEN(ward_holder_syscalls);
+
+int ward_admission_hold(const struct ward_admit_args *args, int sock)
 {
-	if (a->slot_fd >= 0)
-		close(a->slot_fd);
-	a->slot_fd = -1;
+	struct ward_queue q;
+	struct pollfd pfd = {sock, POLLIN, 0};
+	ward_err err = {0};
+	int slot = -1;
+
+	if (ward_queue_config(&q, args->max_sandboxes, args->queue_timeout,
+			      args->queue_dir, args->root, &err) == 0)
+		slot = q.used ? ward_queue_take(&q, args->root, args->own_base,
+						sock, &err)
+			      : 0;
+	if (!tell(sock, slot >= 0 ? WARD_ADMIT_ADMITTED : WARD_ADMIT_REFUSED,
+		  &q, slot >= 0 ? NULL : &err) ||
+	    slot < 0 || !q.used)
+		return slot < 0;
+	/* Held until the supervisor says the sandbox is gone: it kills us,
+	 * or it ended (its end of sock closes) and so did its run. */
+	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		;
+	return 0;
 }

@@ -20,13 +20,6 @@ static mode_t file_mode(const struct ward_treecopy *o, mode_t m)
 	return (m & 0111) ? 0755 : 0644;
 }
 
-static int own(const struct ward_treecopy *o, int dirfd, const char *name)
-{
-	if (!o->chown)
-		return 0;
-	return fchownat(dirfd, name, o->uid, o->gid, AT_SYMLINK_NOFOLLOW);
-}
-
 /* Something that cannot be copied: an error, or (skip) one more skipped. */
 static int cannot(const struct ward_treecopy *o, int code, const char *verb,
 		  const char *name)
@@ -112,7 +105,7 @@ static int copy_file(const struct ward_treecopy *o, int sfd, int dfd,
 	}
 	times[1] = now.st_mtim;
 	if (fchmod(out, file_mode(o, now.st_mode)) < 0 ||
-	    futimens(out, times) < 0 || own(o, dfd, name) < 0)
+	    futimens(out, times) < 0)
 		return ward_fail(o->err, errno, "%s: mode of %s", o->what,
 				 name);
 	o->st->files++;
@@ -137,8 +130,7 @@ static int copy_link(const struct ward_treecopy *o, int sfd, int dfd,
 			return 0;
 		}
 	}
-	if (make_room(o, dfd, name) < 0 || symlinkat(target, dfd, name) < 0 ||
-	    own(o, dfd, name) < 0)
+	if (make_room(o, dfd, name) < 0 || symlinkat(target, dfd, name) < 0)
 		return ward_fail(o->err, errno, "%s: copy the link %s", o->what,
 				 name);
 	o->st->links++;
@@ -173,8 +165,7 @@ static int copy_dir(const struct ward_treecopy *o, int sfd, int dfd,
 		return -1;
 	if (same)
 		return 0;
-	if (fchmod(d2, o->keep_modes ? file_mode(o, st->st_mode) : 0755) < 0 ||
-	    own(o, dfd, name) < 0)
+	if (fchmod(d2, o->keep_modes ? file_mode(o, st->st_mode) : 0755) < 0)
 		return ward_fail(o->err, errno, "%s: mode of %s", o->what,
 				 name);
 	o->st->dirs++;
