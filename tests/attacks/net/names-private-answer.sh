@@ -22,6 +22,11 @@
 #   (common/blob_read.c read_refused), launcher/unprivileged/dns.c
 
 attack() {
+	# (169.254.169.254 and 10.200.0.5 here are test hosts of the harness:
+	# addresses of the namespace NS_NET it made with `ip netns add`, routed
+	# only from NS_HOST, where ward and the control run; the DNS server is
+	# in NS_DNS, made the same way; lib/world.sh, net_world_init and
+	# names_world_init. No packet leaves those namespaces.)
 	local seen names
 	[ "$NAMES_WORLD" = 1 ] || {
 		fail "the names world did not come up: $(head -c 300 "$T/net/names-setup.err")"
