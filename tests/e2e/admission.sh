@@ -178,7 +178,22 @@ hold() { # hold SECONDS ARGS...: a run that holds the slot of queue $T/q
 		"$T/adm.wardb" -- /usr/bin/sleep "$s" >/dev/null 2>>"$T/holder.err" </dev/null &
 	holder=$!
 	bgpids="$bgpids $holder"
-	sleep 0.5
+	# (until the slot is locked, not a fixed sleep: under a slow kernel,
+	# qemu TCG on a loaded host, 0.5 s was not always enough)
+	wait_locked "$T/q/slot-0" || fail admission/holder-locks-slot "slot-0 never locked"
+}
+locked() { # locked FILE: FILE exists and a flock is held on its inode
+	[ -e "$1" ] || return 1
+	li=$(stat -c %i "$1")
+	awk -v i="$li" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) f = 1 } END { exit !f }' /proc/locks
+}
+wait_locked() { # wait_locked FILE: up to 20 s for a flock on FILE
+	n=0
+	until locked "$1"; do
+		n=$((n + 1))
+		[ "$n" -le 200 ] || return 1
+		sleep 0.1
+	done
 }
 hold 20 "$WARD"
 # ------------------------------------------------------------ the holder
@@ -203,7 +218,7 @@ touch "$T/ctl"
 flock -x "$T/ctl" sleep 5 &
 ctl=$!
 bgpids="$bgpids $ctl"
-sleep 0.3
+wait_locked "$T/ctl" || :
 cu=$(slot_users "$T/ctl")
 kill "$ctl" 2>/dev/null
 su=$(slot_users "$T/q/slot-0")
