@@ -523,17 +523,21 @@ fi
 # The broker answers every notification: if it dies during the run, no
 # call that waits for it runs (the supervisor keeps the listener, so the
 # kernel does not fail them with ENOSYS), and the sandbox is killed.
-compile brokerdeath "wall 30s; memory 64M;" "kill getpgrp;" || exit 1
-rm -f "$T/out/r.json"
-# The program waits long after "up" so that a slow host (the TCG VM takes
-# seconds to start python) still finds the broker before getpgrp runs.
+compile brokerdeath "wall 60s; memory 64M;" "kill getpgrp;" || exit 1
+rm -f "$T/out/r.json" "$T/gate"
+# The program says "up", then waits for a line on its stdin (a FIFO this
+# test holds open) before it calls getpgrp: the broker is found and killed
+# first however slowly the host starts python (the TCG VM takes seconds),
+# and no fixed sleep decides the order.
+mkfifo "$T/gate"
 # shellcheck disable=SC2086
-timeout -k 2 40 "$WARD" $CGARGS --report "$T/out/r.json" "$T/brokerdeath.wardb" -- \
-	/usr/bin/python3 -c 'import os, time; print("up", flush=True); time.sleep(6); os.getpgrp(); print("after", flush=True)' \
-	>"$T/o" 2>"$T/e" </dev/null &
+timeout -k 2 90 "$WARD" $CGARGS --report "$T/out/r.json" --stdin - "$T/brokerdeath.wardb" -- \
+	/usr/bin/python3 -c 'import os, sys; print("up", flush=True); sys.stdin.readline(); os.getpgrp(); print("after", flush=True)' \
+	>"$T/o" 2>"$T/e" <"$T/gate" &
 wpid=$!
-i=0
-while ! grep -q up "$T/o" 2>/dev/null && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+exec 7>"$T/gate"
+t_end=$(($(date +%s) + 60))
+while ! grep -q up "$T/o" 2>/dev/null && [ "$(date +%s)" -lt $t_end ]; do sleep 0.1; done
 # the broker: a descendant of this ward (any depth) holding a notify fd
 # that is not the sandbox's own process tree (which never holds one)
 descendants() { for c in $(pgrep -P "$1"); do echo "$c"; descendants "$c"; done; }
@@ -543,6 +547,9 @@ for c in $(descendants "${sup:-0}"); do
 	ls -l /proc/$c/fd 2>/dev/null | grep -q 'seccomp notify' && bpid=$c
 done
 [ -n "$bpid" ] && kill -9 "$bpid"
+# only now may the program go on (if the supervisor has not killed it yet)
+(echo go >&7) 2>/dev/null
+exec 7>&-
 wait $wpid
 rc=$?
 cp "$T/out/r.json" "$T/r.json" 2>/dev/null || echo '{}' >"$T/r.json"
@@ -550,7 +557,7 @@ if [ -n "$bpid" ] && [ "$rc" = 125 ] && [ "$(q .reason)" = launcher_error ] &&
 	q .error | grep -q "the broker.*ended during the run" && ! grep -q after "$T/o"; then
 	pass root/broker-death-kills-the-run
 else
-	fail root/broker-death-kills-the-run "broker=$bpid $(why)"
+	fail root/broker-death-kills-the-run "broker=${bpid:-none found} up=$(grep -c up "$T/o" 2>/dev/null) rc=$rc report=$(jq -c '{reason,flags,exit_code,signal,error}' "$T/r.json" 2>/dev/null | head -c 300) err=$(head -c 300 "$T/e" | tr '\n' '|')"
 fi
 
 # ------------------------------------------------------------ the report
