@@ -7,6 +7,7 @@
 #include "relay.h"
 
 #include "broker_net.h"
+#include "denial_event.h"
 #include "dns.h"
 #include "http_host.h"
 #include "http_proxy.h"
@@ -42,15 +43,20 @@ static void close_all(struct ward_relay *r)
 				close(r->pipe[d][k]);
 }
 
-/* Its record, once: refused ones as refused, with EPERM. */
+/* Its record, once: refused ones as refused, with EPERM, and told to a
+ * session's server as the broker's other refusals are (a cell's
+ * denials). */
 static void end(struct ward_broker *b, struct ward_relay *r, uint8_t how, int e)
 {
 	bool refused = how >= WARD_RELAY_NO_SNI && how <= WARD_RELAY_TIMEOUT;
+	int i;
 
 	r->rec.relay = how;
 	r->rec.verdict = refused ? WARD_NV_REFUSED : WARD_NV_ALLOWED;
 	r->rec.err = refused ? EPERM : e;
-	ward_record_net(b->f, &r->rec);
+	i = ward_record_net(b->f, &r->rec);
+	if (refused)
+		ward_broker_net_event(b, WARD_NETEV_ATTEMPT, i);
 	close_all(r);
 	r->used = false;
 }

@@ -104,9 +104,7 @@ static const char *verdict_name(uint8_t v)
 				      : NULL;
 }
 
-/* A relayed connection (docs/spec.md 5.11): its server name, bytes each
- * way and how it ended; null for the others. */
-static void put_relay(FILE *f, const struct ward_net_record *n)
+void ward_report_relay(FILE *f, const struct ward_net_record *n)
 {
 	static const char *const ends[] = {
 	    [WARD_RELAY_CLOSED] = "closed",
@@ -124,7 +122,6 @@ static void put_relay(FILE *f, const struct ward_net_record *n)
 					 "proxy in time",
 	};
 
-	fputs(", \"relay\": ", f);
 	if (!n->relay || n->relay >= ARRAY_LEN(ends)) {
 		fputs("null", f);
 		return;
@@ -187,7 +184,8 @@ static void put_attempt(FILE *f, const struct ward_report *r,
 	/* Allowed by a name rule: the name whose answer gave the address. */
 	fputs(", \"name\": ", f);
 	ward_json_str(f, n->name[0] ? n->name : NULL);
-	put_relay(f, n);
+	fputs(", \"relay\": ", f);
+	ward_report_relay(f, n);
 	fprintf(f, ", \"count\": %llu", (unsigned long long)n->count);
 	put_first(f, &n->first);
 	fputc('}', f);

@@ -19,6 +19,10 @@ void ward_report_denials(FILE *f, const struct ward_report *r);
  * saw; null when the blob was not read. */
 void ward_report_network(FILE *f, const struct ward_report *r);
 
+/* A relayed connection's object (docs/spec.md 5.11): its server name,
+ * bytes each way and how it ended; null for a record not relayed. */
+void ward_report_relay(FILE *f, const struct ward_net_record *n);
+
 /* For `ward -v`: a line of what was refused, if anything was. */
 void ward_report_denials_summary(FILE *f, const struct ward_report *r);
 

@@ -11,6 +11,7 @@
 
 #include "denial_event.h"
 #include "json.h"
+#include "report_net.h"
 #include "syscall_names.h"
 
 #include <arpa/inet.h>
@@ -87,6 +88,11 @@ static void spell_attempt(FILE *f, const struct ward_net_record *n)
 	ward_json_u64_or_null(f, dest, n->port);
 	fprintf(f, ",\"domain\":%u,\"errno\":", n->domain);
 	ward_json_str(f, n->err ? strerrorname_np(n->err) : NULL);
+	/* a relayed connection refused on its server name: which, and why */
+	if (n->relay) {
+		fputs(",\"relay\":", f);
+		ward_report_relay(f, n);
+	}
 	fputc('}', f);
 }
 

@@ -67,7 +67,7 @@ struct sdenial {
  * (denial_event.h: struct ward_net_event), by (kind, the record's index),
  * each spelled once as it first came. */
 #define NETDENIAL_KEYS 64
-#define NETDENIAL_JSON 768
+#define NETDENIAL_JSON 2048 /* a relay's server name escaped whole */
 struct snetdenial {
 	uint32_t kind, index;
 	uint64_t total, base;

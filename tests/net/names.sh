@@ -86,13 +86,17 @@ if ! "$WARDC" compile -I "$top/stdlib-policies" "$top/tests/net/names.ward" \
 fi
 chmod 644 "$T/names.wardb"
 # The same policy opening all of 10/8 to answers (the control of the
-# private answer below), and one opening none (the test's own 10.78.1.2
-# refused then).
+# private answer below), one opening none (the test's own 10.78.1.2
+# refused then), and one for a session (its Python driver asks FIONREAD of
+# its pipes, as the python profile allows).
 sed 's|allow answers 10.78.1.0/24;|allow answers 10.0.0.0/8;|' "$top/tests/net/names.ward" >"$T/names-10.ward"
 sed '/allow answers/d' "$top/tests/net/names.ward" >"$T/names-none.ward"
-for v in 10 none; do
+sed 's/allow ioctl if request == TCGETS || request == FIONBIO;/allow ioctl if request == TCGETS || request == FIONBIO || request == FIONREAD;/' \
+	"$top/tests/net/names.ward" >"$T/names-session.ward"
+for v in 10 none session; do
 	if ! grep -q "allow answers 10.0.0.0/8" "$T/names-10.ward" ||
 		grep -q "allow answers" "$T/names-none.ward" ||
+		! grep -q "FIONREAD" "$T/names-session.ward" ||
 		! "$WARDC" compile -I "$top/stdlib-policies" "$T/names-$v.ward" \
 			-o "$T/names-$v.wardb" 2>"$T/cc.log"; then
 		fail build/policy-$v "$(head -c 300 "$T/cc.log")"
@@ -210,6 +214,19 @@ for m in root rootless; do
 			fail $m/sni-refused/$sni "got '$out', accepted $(seen "accept 10.78.1.2:443"), $(grep -o '"relay": [^}]*}' "$rep")"
 		fi
 	done
+
+	# The same refusal as a cell of a session: in that cell's denials.
+	if [ $m = root ]; then
+		out=$(ip netns exec "$S" timeout 60 "$PY" "$top/tests/net/names_session.py" "$WARD" "$T/names-session.wardb" "$T/tools" 2>"$T/w.err")
+	else
+		out=$(ip netns exec "$S" timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups \
+			env -u XDG_RUNTIME_DIR "$PY" "$top/tests/net/names_session.py" "$WARD" "$T/names-session.wardb" "$T/tools" 2>"$T/w.err")
+	fi
+	if [ "$out" = ok ]; then
+		pass $m/sni-refused-cell-denial
+	else
+		fail $m/sni-refused-cell-denial "$out $(head -c 300 "$T/w.err")"
+	fi
 
 	# Plain HTTP on a name rule's port 80: the Host is checked the same way.
 	for host in index.test other.test; do

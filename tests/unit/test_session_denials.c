@@ -168,6 +168,39 @@ static void net_and_dns_per_cell(void **state)
 	assert_int_equal(s.den.garbage, 1);
 }
 
+/* A relayed connection refused on its server name (relay.c's end()):
+ * the cell's denial says which name and why. */
+static void relay_refusal_in_cell(void **state)
+{
+	struct ward_net_event e = {.magic = WARD_NETEVENT_MAGIC,
+				   .kind = WARD_NETEV_ATTEMPT,
+				   .index = 5,
+				   .total = 1};
+	char *j;
+
+	e.r.net.call = WARD_NC_CONNECT;
+	e.r.net.verdict = WARD_NV_REFUSED;
+	e.r.net.family = 4;
+	e.r.net.proto = 6;
+	e.r.net.port = 443;
+	e.r.net.domain = 2;
+	e.r.net.err = 1;
+	e.r.net.relay = WARD_RELAY_OTHER;
+	memcpy(e.r.net.addr, "\xcb\x00\x71\x05", 4);
+	strcpy(e.r.net.name, "index.test");
+	strcpy(e.r.net.sni, "other.test");
+	cell_start();
+	assert_int_equal(send(broker_end, &e, sizeof(e), 0), sizeof(e));
+	j = cell_json();
+	assert_non_null(strstr(j, "\"address\":\"203.0.113.5\",\"port\":443,"));
+	assert_non_null(
+	    strstr(j, "\"errno\":\"EPERM\",\"relay\":{\"server_name\": "
+		      "\"other.test\", \"sent\": 0, \"received\": 0, "
+		      "\"ended\": \"refused: another name's server\"},"
+		      "\"count\":1}"));
+	free(j);
+}
+
 static void lost_event_made_up(void **state)
 {
 	char *j;
@@ -223,6 +256,8 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(two_cells_each_count, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(net_and_dns_per_cell, setup,
+					    teardown),
+	    cmocka_unit_test_setup_teardown(relay_refusal_in_cell, setup,
 					    teardown),
 	    cmocka_unit_test_setup_teardown(lost_event_made_up, setup,
 					    teardown),
