@@ -102,6 +102,19 @@ static void two_cells_each_count(void **state)
 	free(j);
 }
 
+/* A connect to ADDR:443 refused with EPERM, as the broker records it. */
+static void refused_connect(struct ward_net_record *n, const char *addr)
+{
+	n->call = WARD_NC_CONNECT;
+	n->verdict = WARD_NV_REFUSED;
+	n->family = 4;
+	n->proto = 6;
+	n->port = 443;
+	n->domain = 2;
+	n->err = 1;
+	memcpy(n->addr, addr, 4);
+}
+
 /* A refused connect (record 3 of the broker's table) and a refused DNS
  * query (record 0 of its dns table), as the broker sends them. */
 static void refuse_net(uint32_t kind, uint32_t index, uint64_t total)
@@ -112,14 +125,7 @@ static void refuse_net(uint32_t kind, uint32_t index, uint64_t total)
 				   .total = total};
 
 	if (kind == WARD_NETEV_ATTEMPT) {
-		e.r.net.call = WARD_NC_CONNECT;
-		e.r.net.verdict = WARD_NV_REFUSED;
-		e.r.net.family = 4;
-		e.r.net.proto = 6;
-		e.r.net.port = 443;
-		e.r.net.domain = 2;
-		e.r.net.err = 1;
-		memcpy(e.r.net.addr, "\xc0\x00\x02\x63", 4);
+		refused_connect(&e.r.net, "\xc0\x00\x02\x63");
 	} else {
 		strcpy(e.r.dns.name, "forbidden.test");
 		e.r.dns.qtype = 1;
@@ -178,15 +184,8 @@ static void relay_refusal_in_cell(void **state)
 				   .total = 1};
 	char *j;
 
-	e.r.net.call = WARD_NC_CONNECT;
-	e.r.net.verdict = WARD_NV_REFUSED;
-	e.r.net.family = 4;
-	e.r.net.proto = 6;
-	e.r.net.port = 443;
-	e.r.net.domain = 2;
-	e.r.net.err = 1;
+	refused_connect(&e.r.net, "\xcb\x00\x71\x05");
 	e.r.net.relay = WARD_RELAY_OTHER;
-	memcpy(e.r.net.addr, "\xcb\x00\x71\x05", 4);
 	strcpy(e.r.net.name, "index.test");
 	strcpy(e.r.net.sni, "other.test");
 	cell_start();
