@@ -4,6 +4,8 @@
  */
 #include "broker_proc.h"
 
+#include "http_proxy.h"
+
 #include "broker.h"
 #include "dns.h"
 #include "drop.h"
@@ -148,11 +150,12 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 	b->sock = -1;
 	/* Names: the broker's way to the host's resolver, made here, in
 	 * ward's own cgroup: the programs of the broker's (root mode)
-	 * judge the sandbox's connections, not the stub's queries. */
-	_cleanup_close_ int up =
-	    p->net.nnames ? ward_dns_upstream_open(err) : -1;
+	 * judge the sandbox's connections, not the stub's queries. Through
+	 * an upstream proxy the stub asks nobody (dns.h). */
+	bool ask = p->net.nnames && !ward_proxy_on();
+	_cleanup_close_ int up = ask ? ward_dns_upstream_open(err) : -1;
 
-	if (p->net.nnames && up < 0)
+	if (ask && up < 0)
 		return -1;
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
 		return ward_fail(err, errno, "socketpair for the broker");

@@ -286,8 +286,9 @@ static int prepare(struct run *r, ward_err *err)
 		return -1;
 	/* NET: can this host and mode enforce the allow-list? */
 	if (p->net.mode != WARD_NET_NONE &&
-	    ward_net_check_host(&p->net, p->requirements, r->priv.mode, err) <
-		0)
+	    (ward_net_check_host(&p->net, p->requirements, r->priv.mode, err) <
+		 0 ||
+	     ward_proxy_check(&p->net, err) < 0))
 		return -1;
 	/* The workspace's slots join the caller's before they are matched. */
 	if (ward_outputs_prepare(&r->outs, p, &r->cli, &r->priv, err) < 0)

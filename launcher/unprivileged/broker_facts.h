@@ -112,6 +112,8 @@ struct ward_dns_record {
 	uint8_t blocked[WARD_DNS_ADDRS][17]; /* family, then the address */
 	uint32_t ttl; /* the learned addresses' time, after the floor and
 			 ceiling */
+	uint8_t synthetic; /* ward --upstream-proxy: the stub's own address
+			      for the name, nobody asked (dns.h) */
 	uint64_t count;
 	struct timespec first; /* CLOCK_REALTIME */
 };

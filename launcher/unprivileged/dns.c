@@ -12,12 +12,14 @@
 #include "broker_net.h"
 #include "denial_event.h"
 #include "dnsname_match.h"
+#include "http_proxy.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/socket.h>
@@ -379,6 +381,47 @@ bool ward_dns_learned_as(const struct ward_broker *b, const struct ward_addr *a,
 	return learned_match(b, a, name, &n);
 }
 
+/* ------------------------------------------------------------ the proxy's */
+
+/* Through ward --upstream-proxy every connection of a name rule is the
+ * proxy's `CONNECT name:port` (relay.h), and the proxy resolves the name:
+ * the host may have no DNS for the outside at all (CI and company networks
+ * often have none). So the stub asks nobody: an allowed name's A query is
+ * answered with an address of the stub's own for that name, the same
+ * for the whole run, one name an address, from 198.18.0.0/15 (RFC 2544's
+ * network for benchmarks, which no destination of the internet uses;
+ * fake-IP DNS does the same); AAAA gets no address. The address is
+ * learned for the name as an answer's is, so the connect, the relay's
+ * server name check and the record work unchanged. */
+#define SYNTH_MAX  4096
+#define SYNTH_BASE 0xc6120001u /* 198.18.0.1 */
+static char (*synth)[256];     /* the names, in the order first asked */
+static size_t nsynth;
+
+static bool synthesize(struct ward_dns_record *rec)
+{
+	size_t i = 0;
+	uint32_t a;
+
+	if (!synth && !(synth = calloc(SYNTH_MAX, sizeof(*synth))))
+		return false;
+	while (i < nsynth && strcmp(synth[i], rec->name) != 0)
+		i++;
+	if (i == nsynth) {
+		if (nsynth == SYNTH_MAX)
+			return false;
+		snprintf(synth[nsynth++], sizeof(*synth), "%s", rec->name);
+	}
+	rec->synthetic = 1;
+	if (rec->qtype != T_A)
+		return true;
+	a = htonl(SYNTH_BASE + (uint32_t)i);
+	rec->family[0] = 4;
+	memcpy(rec->addr[0], &a, 4);
+	rec->naddrs = 1;
+	return true;
+}
+
 /* ------------------------------------------------------------ records */
 
 static int record_at(struct ward_broker_facts *f,
@@ -451,6 +494,15 @@ static size_t answer(struct ward_broker *b, const uint8_t *m, size_t len,
 		/* An allowed name, another type (TXT, MX, HTTPS...): no
 		 * data, and nothing asked of the upstream for it. */
 		rec.verdict = WARD_DNS_ANSWERED;
+	} else if (ward_proxy_on()) {
+		if (synthesize(&rec)) {
+			rec.verdict = WARD_DNS_ANSWERED;
+			rec.ttl = WARD_DNS_TTL_CEIL;
+			learn(&rec, WARD_DNS_TTL_CEIL);
+		} else {
+			rec.verdict = WARD_DNS_FAILED;
+			rcode = R_SERVFAIL;
+		}
 	} else {
 		size_t wl = wire_question(rec.name, rec.qtype, q);
 

@@ -238,7 +238,8 @@ static void put_query(FILE *f, const struct ward_dns_record *q)
 			      q->verdict == WARD_DNS_ANSWERED &&
 				  (q->qtype == 1 || q->qtype == 28),
 			      q->ttl);
-	fprintf(f, ", \"count\": %llu", (unsigned long long)q->count);
+	fprintf(f, ", \"synthetic\": %s, \"count\": %llu",
+		q->synthetic ? "true" : "false", (unsigned long long)q->count);
 	put_first(f, &q->first);
 	fputc('}', f);
 }

@@ -127,6 +127,9 @@ for a in 1.1.1.1 10.0.0.1 192.168.1.1 172.16.0.1 2001:4860:4860::8888; do
 done
 pass setup/isolated
 echo "nameserver 203.0.113.2" >"$T/resolv.conf" && chmod 644 "$T/resolv.conf"
+# A host without DNS for the outside (the upstream proxy's runs): its
+# resolver is an address where nothing answers.
+echo "nameserver 203.0.113.99" >"$T/resolv-none.conf" && chmod 644 "$T/resolv-none.conf"
 
 # The profile's limits need cgroups (memory, pids, cpu). Root-mode ward
 # makes its own; rootless ward is given a base delegated to 65534 here
@@ -134,10 +137,11 @@ echo "nameserver 203.0.113.2" >"$T/resolv.conf" && chmod 644 "$T/resolv.conf"
 # runs', removed at the end. (`ip netns exec` would mount a sysfs of the
 # namespace's, without the host's cgroups: ward runs under nsenter --net,
 # with the test's resolv.conf bound in a mount namespace of its own.)
-# in_sbx CMD...: CMD in sbx, the test's resolv.conf its /etc/resolv.conf.
+# in_sbx CMD...: CMD in sbx, the test's resolv.conf ($RESOLV: another)
+# its /etc/resolv.conf.
 in_sbx() {
 	nsenter --net=/run/netns/"$S" unshare -m sh -c \
-		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' - "$T/resolv.conf" "$@"
+		'mount --bind "$1" /etc/resolv.conf && shift && exec "$@"' - "${RESOLV:-$T/resolv.conf}" "$@"
 }
 CGB=
 cgmnt() { # CONTROLLER: the mount point of its v1 hierarchy, or of cgroup2
@@ -282,6 +286,10 @@ done
 # tunnel. The proxy sends the names to other addresses of the same servers
 # (203.0.113.6, .7) than the test's DNS gives (203.0.113.2, .4): a request
 # served there came through the proxy, not straight from the broker.
+# These runs are on a host without DNS (RESOLV: a resolver that does not
+# exist): the stub answers the allowed names itself, with addresses of
+# 198.18.0.0/15, and asks nobody (docs/spec.md 5.11).
+RESOLV=$T/resolv-none.conf
 proxied() { # the report's relayed connections: name status ended
 	"$PY" -c "import json,sys; n=json.load(open(sys.argv[1]))['network']
 print(n['upstream_proxy'], '; '.join('%s %s %s' % (a['relay']['server_name'], a['relay'].get('proxy_status', 'absent'), a['relay']['ended']) for a in n['attempts'] if a['relay']))" "$rep" 2>&1
@@ -307,8 +315,8 @@ for m in root rootless; do
 		[ "$(seen "connect dl.files.test:443 203.0.113.1 200")" = 1 ] &&
 		[ "$(seen "get 203.0.113.6 index.test /simple/wardpkg/ 200")" -ge 1 ] &&
 		[ "$(seen "get 203.0.113.7 dl.files.test /packages/$whl 200")" = 1 ] &&
-		[ "$(seen "get 203.0.113.[24] ")" = 0 ] &&
-		in_report "r['network']['upstream_proxy'] == '203.0.113.5:3128' and any(a['name'] == 'index.test' and a['relay']['proxy_status'] == 200 and a['relay']['ended'] == 'closed' and a['relay']['received'] > 500 for a in r['network']['attempts']) and any(a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['proxy_status'] == 200 and a['relay']['received'] > 1000 for a in r['network']['attempts'])"; then
+		[ "$(seen "get 203.0.113.[24] ")" = 0 ] && [ "$(seen "query ")" = 0 ] &&
+		in_report "r['network']['upstream_proxy'] == '203.0.113.5:3128' and all(q['synthetic'] and q['verdict'] == 'answered' and (q['addresses'] == [] if q['type'] == 'AAAA' else len(q['addresses']) == 1 and q['addresses'][0].startswith('198.1')) for q in r['network']['dns'] if q['name'] in ('index.test', 'dl.files.test')) and any(q['name'] == 'dl.files.test' and q['type'] == 'A' for q in r['network']['dns']) and any(a['name'] == 'index.test' and a['relay']['proxy_status'] == 200 and a['relay']['ended'] == 'closed' and a['relay']['received'] > 500 for a in r['network']['attempts']) and any(a['name'] == 'dl.files.test' and a['relay']['server_name'] == 'dl.files.test' and a['relay']['proxy_status'] == 200 and a['relay']['received'] > 1000 for a in r['network']['attempts'])"; then
 		pass "$m/upstream-proxy ($(proxied))"
 	else
 		fail $m/upstream-proxy "rc $rc, out '$(tail -c 200 "$T/w.out")', err '$(tail -c 400 "$T/w.err")', log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';'), report: $(proxied)"
@@ -356,6 +364,8 @@ if [ $rc != 0 ] && [ "$(seen "connect index.test:443 203.0.113.1 garbage")" -ge 
 else
 	fail rootless/upstream-proxy-bad-reply "rc $rc, log: $(tail -n +$((n_log + 1)) "$T/srv.log" | tr '\n' ';'), report: $(proxied)"
 fi
+
+RESOLV=
 
 # A proxy named, not given by address: refused before anything runs.
 rep=$T/rep/proxy-name.json

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "http_proxy.h"
+#include "policy.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -181,6 +182,50 @@ static void addresses(void **state)
 	assert_int_equal(s4->sin_addr.s_addr, htonl(0xc0000207));
 }
 
+/* Through the proxy the stub's own addresses are 198.18.0.0/15's: a
+ * literal rule reaching into it, in either form, is refused. */
+static void synthetic_network_kept_apart(void **state)
+{
+	struct ward_net_name name = {.name = "index.test"};
+	struct ward_net_rule r = {.proto = 6, .family = 4, .prefix = 32};
+	struct ward_net net = {
+	    .rules = &r, .nrules = 1, .names = &name, .nnames = 1};
+	static const struct {
+		uint8_t family, prefix, addr[16];
+		bool refused;
+	} cases[] = {
+	    {4, 32, {198, 18, 0, 5}, true},
+	    {4, 32, {198, 19, 255, 254}, true},
+	    {4, 8, {198}, true},	     /* holds it */
+	    {4, 0, {0}, true},		     /* 0.0.0.0/0 */
+	    {4, 32, {198, 20, 0, 1}, false}, /* just past it */
+	    {4, 32, {198, 17, 255, 255}, false},
+	    {4, 16, {203, 0, 113}, false},
+	    {6, 128, {[10] = 0xff, 0xff, 198, 18, 0, 1}, true}, /* mapped */
+	    {6, 0, {0}, true},					/* ::/0 */
+	    {6, 32, {0x20, 0x01, 0x0d, 0xb8}, false},
+	};
+	ward_err err = {0};
+
+	(void)state;
+	assert_int_equal(ward_proxy_set("192.0.2.7:3128", &err), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		r.family = cases[i].family;
+		r.prefix = cases[i].prefix;
+		memcpy(r.addr, cases[i].addr, 16);
+		if ((ward_proxy_check(&net, &err) < 0) != cases[i].refused)
+			fail_msg("case %zu", i);
+	}
+	r.family = 4;
+	r.prefix = 32;
+	memcpy(r.addr, (uint8_t[16]){198, 18, 0, 5}, 16);
+	assert_int_equal(ward_proxy_check(&net, &err), -1);
+	assert_non_null(strstr(err.msg, "198.18.0.0/15"));
+	/* without names the stub answers nothing: nothing to keep apart */
+	net.nnames = 0;
+	assert_int_equal(ward_proxy_check(&net, &err), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +233,7 @@ int main(void)
 	    cmocka_unit_test(bad_heads),
 	    cmocka_unit_test(bounds),
 	    cmocka_unit_test(addresses),
+	    cmocka_unit_test(synthetic_network_kept_apart),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
