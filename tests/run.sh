@@ -58,9 +58,12 @@ run_unit() {
 
 run_script_suite() { # name script
 	[ -f "$2" ] || return 0
+	t0=$(date +%s)
 	sh "$2" >"$log" 2>&1
 	rc=$?
 	cat "$log"
+	# (how long it took, for CI's budget: a comment line, not counted)
+	echo "# $1: $(($(date +%s) - t0)) s"
 	count
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$log"; then
 		echo "FAIL $1: suite exited $rc"

@@ -6,7 +6,8 @@
 # tests/attacks/BOUNDARY/NAME.sh is one attack (see README.md). One line
 # per attack and mode, "PASS MODE/NAME", "FAIL MODE/NAME: why" or
 # "SKIP MODE/NAME: why", closing with "N passed, N failed". PATTERNs
-# (shell globs on NAME) select attacks.
+# (shell globs on NAME) select attacks; ATTACK_PROFILES (lib/world.sh) the
+# profiles, ATTACK_MODE (root or rootless) the mode.
 #
 # Needs root (root mode, setpriv for rootless mode, network namespaces,
 # the outer cgroups). The safety net is described in README.md.
@@ -54,6 +55,10 @@ fi
 . "$A/lib/catalogue.sh"
 sel=()
 for p in "$@"; do sel+=(--attack "$p"); done
+# ATTACK_MODE=root or rootless: that mode only (tests/vm: the rootless
+# runs there are the test copies without cgroup limits, which the host's
+# suite runs already).
+[ -n "${ATTACK_MODE:-}" ] && sel+=(--mode "$ATTACK_MODE")
 # The profiles that have attacks (of the selection).
 homes=$(attack_files | while read -r f; do
 	n=$(header "$f" attack)

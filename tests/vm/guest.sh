@@ -77,11 +77,14 @@ for s in $suites; do
 		# meets the same pids.max as fork-count and supervise's
 		# fork-bomb-pids-limit, and under TCG that profile's harness
 		# (its probes, root and rootless) and the bomb's 30 s wall
-		# cost CI minutes (the host's suite runs both).
+		# cost CI minutes (the host's suite runs both). Root mode
+		# only: rootless, the attacks run a test copy without the
+		# cgroup limits (no delegation here; delegated.sh tests
+		# rootless ward with limits), so they would test no cgroup.
 		# cpu-burn reads the CPU of ward and the sandbox together: it
 		# once saw 14.3 s in 11.8 s of wall, the supervisor spinning
 		# on its cgroup2 OOM watch (supervise's supervisor-sleeps now).
-		ATTACK_PROFILES="python" bash tests/attacks/run.sh \
+		ATTACK_PROFILES="python" ATTACK_MODE=root bash tests/attacks/run.sh \
 			resources/memory-bomb resources/fork-count \
 			resources/cpu-burn \
 			resources/double-fork-daemon resources/zombie-flood 2>&1 |
