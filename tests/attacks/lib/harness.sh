@@ -479,7 +479,7 @@ harness_main() {
 		run_case "$f" </dev/null
 	done
 	hook_finish
-	[ -f "$T/times" ] && sort -k2 -rn "$T/times" | head -5 |
+	[ -f "$T/times" ] && sort -k2 -rn "$T/times" | head -"${WARD_ATTACK_SLOWEST:-5}" |
 		awk '{ printf "# slowest: %s\n", $0 }'
 	scorecard_print
 	[ -n "$JSON" ] && { rm -f "$JSON" && json_write "$JSON" || status=2; }
