@@ -281,7 +281,7 @@ test-fresh:
 # qemu (tests/vm; not in check): the normal build, which TCG runs faster
 # than the sanitizers'.
 test-vm:
-	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory -j$(NPROC) all $(ATTACK_BINS)
 	@BUILD=$(BUILD) sh tests/run.sh vm
 
 # ---------------------------------------------------------------- tcb

@@ -37,8 +37,12 @@ fi
 T=$(mktemp -d /tmp/ward-attack-suite.XXXXXX) || exit 1
 trap 'rm -rf "$T"' EXIT
 
-# docs/attacks.md is generated from the attack headers: a stale table fails.
-if sh "$A/gen-doc.sh" >"$T/attacks.md" 2>"$T/gen.err"; then
+# docs/attacks.md is generated from the attack headers: a stale table fails
+# (the whole suite's check; not a selection's: under the VM's TCG it costs
+# minutes).
+if [ $# -gt 0 ]; then
+	:
+elif sh "$A/gen-doc.sh" >"$T/attacks.md" 2>"$T/gen.err"; then
 	if cmp -s "$T/attacks.md" "$TOP/docs/attacks.md"; then
 		echo "PASS doc/attacks-table"
 		passed=$((passed + 1))

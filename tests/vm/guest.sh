@@ -81,10 +81,15 @@ for s in $suites; do
 		# only: rootless, the attacks run a test copy without the
 		# cgroup limits (no delegation here; delegated.sh tests
 		# rootless ward with limits), so they would test no cgroup.
+		# Their static programs are the host's build, when there is
+		# one (make test-vm makes it).
 		# cpu-burn reads the CPU of ward and the sandbox together: it
 		# once saw 14.3 s in 11.8 s of wall, the supervisor spinning
 		# on its cgroup2 OOM watch (supervise's supervisor-sleeps now).
-		ATTACK_PROFILES="python" ATTACK_MODE=root bash tests/attacks/run.sh \
+		bins=
+		[ -x "$BUILD/attacks/atk" ] && bins=$BUILD/attacks
+		WARD_ATTACK_BINS=$bins \
+			ATTACK_PROFILES="python" ATTACK_MODE=root bash tests/attacks/run.sh \
 			resources/memory-bomb resources/fork-count \
 			resources/cpu-burn \
 			resources/double-fork-daemon resources/zombie-flood 2>&1 |
