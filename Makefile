@@ -303,7 +303,7 @@ fuzz fuzz-replay:
 	@sh tests/fuzz/run.sh $@ $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 # ---------------------------------------------------------------- bench
-bench: all
+bench: all $(BUILD)/attacks/mkblob
 	@sh tests/bench/run.sh $(BUILD)
 
 # ---------------------------------------------------------------- style

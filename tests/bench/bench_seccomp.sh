@@ -19,7 +19,7 @@ trap 'rm -rf "$T"' EXIT
 "$CC" -std=gnu11 -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/compiler/codegen" \
 	-o "$T/bench_seccomp" "$top/tests/bench/bench_seccomp.c" \
 	"$top/compiler/codegen/seccomp_gen.c" "$top/compiler/codegen/seccomp_args.c" \
-	"$top/compiler/codegen/bpf_info.c" "$top/common/blob_read.c" \
+	"$top/compiler/codegen/bpf_info.c" "$top/common/blob_read.c" "$top/common/answer_ranges.c" \
 	"$top/common/sha256.c" "$top/common/util.c" -lseccomp -lsodium || exit 1
 "$T/bench_seccomp" -n "$ITERS" -r "$RUNS" || exit 1
 if [ -x "$BUILD/wardc" ]; then
