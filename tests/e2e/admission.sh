@@ -187,6 +187,19 @@ locked() { # locked FILE: FILE exists and a flock is held on its inode
 	li=$(stat -c %i "$1")
 	awk -v i="$li" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) f = 1 } END { exit !f }' /proc/locks
 }
+joined() { # joined FILE: someone holds a read lock (OFD) on FILE: in line
+	[ -e "$1" ] || return 1
+	li=$(stat -c %i "$1")
+	awk -v i="$li" '$2 == "OFDLCK" && $4 == "READ" { split($6, a, ":"); if (a[3] == i) f = 1 } END { exit !f }' /proc/locks
+}
+wait_joined() { # wait_joined FILE: up to 20 s for a read lock on FILE
+	n=0
+	until joined "$1"; do
+		n=$((n + 1))
+		[ "$n" -le 200 ] || return 1
+		sleep 0.1
+	done
+}
 wait_locked() { # wait_locked FILE: up to 20 s for a flock on FILE
 	n=0
 	until locked "$1"; do
@@ -255,7 +268,9 @@ rc=0
 "$WARD" --max-sandboxes 1 --queue-dir "$T/q" --queue-timeout 20s \
 	--report "$T/out/sig.json" "$T/adm.wardb" -- /usr/bin/true >/dev/null 2>&1 </dev/null &
 w=$!
-sleep 0.3
+# (once it is in line: its read lock on the queue's file, not a fixed
+# sleep, which a slow kernel, qemu TCG, can outlast)
+wait_joined "$T/q/queue" || fail admission/signal-ends-the-wait "it never joined the queue"
 kill -TERM "$w"
 wait "$w" || rc=$?
 # (its queue in the report: where it waited, from the holder's JOINED)
@@ -292,7 +307,7 @@ fi
 	"$T/adm.wardb" -- /usr/bin/sleep 20 >/dev/null 2>"$T/hk.err" </dev/null &
 w=$!
 bgpids="$bgpids $w"
-sleep 0.5
+wait_locked "$T/q/slot-0" || fail admission/holder-killed-kills-the-run "slot-0 never locked"
 ino=$(stat -c %i "$T/q/slot-0")
 hp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
 hppid=$( [ -n "$hp" ] && awk '/^PPid:/ { print $2 }' "/proc/$hp/status" 2>/dev/null)

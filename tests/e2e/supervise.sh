@@ -421,13 +421,23 @@ while ! pgrep -f "^/probe/probe sleep 30 $marker-k" >/dev/null && [ $i -lt 300 ]
 done
 kill -9 $sup
 wait $sup 2>/dev/null
-sleep 0.5
 left=$(for b in $BASES; do [ -d "$b" ] && ls "$b" | grep "^run-$sup-"; done | sort -u)
-procs=0
-for b in $BASES; do
-	for d in "$b"/run-$sup-*; do
-		[ -f "$d/cgroup.procs" ] && procs=$((procs + $(wc -l <"$d/cgroup.procs")))
+# The sandbox dies by its parent-death signal, which takes its time (under
+# TCG, tests/vm, more than half a second): up to 20 s for it to be gone.
+run_procs() {
+	procs=0
+	for b in $BASES; do
+		for d in "$b"/run-$sup-*; do
+			[ -f "$d/cgroup.procs" ] && procs=$((procs + $(wc -l <"$d/cgroup.procs")))
+		done
 	done
+}
+j=0
+run_procs
+while { [ "$procs" != 0 ] || pgrep -f "$marker-k" >/dev/null; } && [ $j -lt 200 ]; do
+	sleep 0.1
+	j=$((j + 1))
+	run_procs
 done
 launch "$T/wall.wardb" -- /bin/true
 after=$(for b in $BASES; do [ -d "$b" ] && ls "$b" | grep "^run-$sup-"; done | wc -l)
