@@ -24,8 +24,12 @@ attack() {
 	sleep 0.3
 	check "no daemon on the host: $(pgrep -af "$MARK-daemon")" test -z "$(pgrep -f "$MARK-daemon")"
 	outside -- "$IN/atk" daemon 60 "$MARK-ctl"
-	sleep 0.3
-	p=$(pgrep -f "$MARK-ctl")
+	# (up to 10 s for it to show: a slow kernel, the VM's TCG, takes its
+	# time to fork twice)
+	for _ in $(seq 100); do
+		p=$(pgrep -f "$MARK-ctl") && break
+		sleep 0.1
+	done
 	control "outside, the daemon outlives its parent" test -n "$p"
 	[ -n "$p" ] && kill -9 $p
 }
