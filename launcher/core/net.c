@@ -4,10 +4,12 @@
  * broker's cgroup (their second layer, docs/spec.md 5.6), read their
  * denial counters back (net.h).
  *
- * Nothing here decides anything: the maps get the blob's entries, the
- * programs the blob's instructions with the map descriptors written where
- * the relocations say, and every program is attached at its own attach
- * point without flags. Without BPF_F_ALLOW_OVERRIDE or BPF_F_ALLOW_MULTI,
+ * Nothing here decides anything: the maps get the blob's entries (and,
+ * with ward --upstream-proxy, the host's proxy as one more destination,
+ * merged as the compiler merges: ward_net_setup_also), the programs the
+ * blob's instructions with the map descriptors written where the
+ * relocations say, and every program is attached at its own attach point
+ * without flags. Without BPF_F_ALLOW_OVERRIDE or BPF_F_ALLOW_MULTI,
  * no cgroup below the broker's can attach a program of its own; nothing of
  * the sandbox's can detach them (it has no capability, is in another
  * cgroup, and seccomp refuses bpf()). BPF_PROG_ATTACH rather than a bpf
@@ -77,7 +79,8 @@ int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
 
 /* ------------------------------------------------------------ setup */
 
-static int create_map(const struct ward_net_map *m, ward_err *err)
+static int create_map(const struct ward_net_map *m, uint32_t more,
+		      ward_err *err)
 {
 	union bpf_attr a;
 	const char *name = ward_net_map_name(m->role);
@@ -87,7 +90,7 @@ static int create_map(const struct ward_net_map *m, ward_err *err)
 	a.map_type = m->type;
 	a.key_size = m->key_size;
 	a.value_size = m->value_size;
-	a.max_entries = m->max_entries;
+	a.max_entries = m->max_entries + more;
 	a.map_flags = m->flags;
 	snprintf(a.map_name, sizeof(a.map_name), "ward_%s", name);
 	fd = sys_bpf(BPF_MAP_CREATE, &a);
@@ -101,7 +104,137 @@ static int create_map(const struct ward_net_map *m, ward_err *err)
 	return (int)fd;
 }
 
-static int fill_map(int fd, const struct ward_net_map *m, ward_err *err)
+/* ------------------------------------------------------------ also */
+
+/* The --upstream-proxy's entry (net.h), made from the blob's trie as the
+ * compiler makes an entry (5.4): the longest entry holding the address
+ * answers a lookup, so the new one starts from that entry's ports. */
+struct also_entry {
+	uint8_t key[WARD_NET_KEY6_SIZE];
+	uint8_t value[WARD_NET_VALUE_SIZE];
+	bool replaces; /* an entry of exactly that key is in the blob */
+};
+
+/* Do the first bits of a and b agree? */
+static bool same_bits(const uint8_t *a, const uint8_t *b, uint32_t bits)
+{
+	for (uint32_t i = 0; i < bits; i++)
+		if ((a[i / 8] ^ b[i / 8]) & (0x80u >> (i % 8)))
+			return false;
+	return true;
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/* The blob's entry whose network holds addr with the longest prefix (the
+ * one a lookup of addr answers with), or NULL; its prefix in *pl. */
+static const uint8_t *holding(const struct ward_net_map *m, const uint8_t *addr,
+			      uint32_t bits, uint32_t *pl)
+{
+	size_t rec = (size_t)m->key_size + m->value_size;
+	const uint8_t *best = NULL;
+
+	*pl = 0;
+	for (uint32_t i = 0; i < m->nentries; i++) {
+		const uint8_t *key = m->entries + i * rec;
+		uint32_t p;
+
+		memcpy(&p, key, 4);
+		if (p <= bits && (!best || p > *pl) &&
+		    same_bits(key + 4, addr, p)) {
+			best = key;
+			*pl = p;
+		}
+	}
+	return best;
+}
+
+/* [port, port] into the TCP slots of value, which stay sorted and merged
+ * (overlapping and adjacent ranges are one), unused slots last. */
+static int add_port(uint8_t *value, uint16_t port, ward_err *err)
+{
+	uint32_t lo[WARD_NET_PORT_SLOTS + 1], hi[WARD_NET_PORT_SLOTS + 1];
+	uint32_t n = 0, last = 0;
+
+	for (uint32_t s = 0; s < WARD_NET_PORT_SLOTS; s++) {
+		const uint8_t *v = value + s * WARD_NET_SLOT_SIZE;
+
+		if (get16(v) <= get16(v + 2)) {
+			lo[n] = get16(v);
+			hi[n++] = get16(v + 2);
+		}
+	}
+	lo[n] = hi[n] = port;
+	n++;
+	for (uint32_t i = 1; i < n; i++) /* insertion sort by lo */
+		for (uint32_t j = i; j > 0 && lo[j] < lo[j - 1]; j--) {
+			uint32_t tl = lo[j], th = hi[j];
+
+			lo[j] = lo[j - 1];
+			hi[j] = hi[j - 1];
+			lo[j - 1] = tl;
+			hi[j - 1] = th;
+		}
+	for (uint32_t i = 1; i < n; i++) {
+		if (lo[i] <= hi[last] + 1) {
+			hi[last] = hi[i] > hi[last] ? hi[i] : hi[last];
+		} else {
+			last++;
+			lo[last] = lo[i];
+			hi[last] = hi[i];
+		}
+	}
+	if (last + 1 > WARD_NET_PORT_SLOTS)
+		return ward_fail(err, 0,
+				 "--upstream-proxy: its address has %u TCP "
+				 "port ranges in the allow-list already",
+				 WARD_NET_PORT_SLOTS);
+	for (uint32_t s = 0; s < WARD_NET_PORT_SLOTS; s++) {
+		uint16_t v[2] = {1, 0};
+
+		if (s <= last) {
+			v[0] = (uint16_t)lo[s];
+			v[1] = (uint16_t)hi[s];
+		}
+		memcpy(value + s * WARD_NET_SLOT_SIZE, v, 4);
+	}
+	return 0;
+}
+
+static int also_entry(const struct ward_net_map *m,
+		      const struct ward_net_also *x, struct also_entry *e,
+		      ward_err *err)
+{
+	size_t alen = x->family == 4 ? 4 : 16;
+	uint32_t bits = (uint32_t)alen * 8, pl;
+	const uint8_t *from;
+
+	if (m->key_size != 4 + alen || m->value_size != WARD_NET_VALUE_SIZE)
+		return ward_fail(err, 0, "bpf: the %s map's layout",
+				 ward_net_map_name(m->role));
+	memset(e, 0, sizeof(*e));
+	memcpy(e->key, &bits, 4);
+	memcpy(e->key + 4, x->addr, alen);
+	from = holding(m, x->addr, bits, &pl);
+	e->replaces = from && pl == bits;
+	if (from) {
+		memcpy(e->value, from + m->key_size, WARD_NET_VALUE_SIZE);
+	} else {
+		for (uint32_t s = 0; s < 2 * WARD_NET_PORT_SLOTS; s++)
+			memcpy(e->value + s * WARD_NET_SLOT_SIZE,
+			       (uint16_t[2]){1, 0}, 4);
+	}
+	return add_port(e->value, x->port, err);
+}
+
+static int fill_map(int fd, const struct ward_net_map *m,
+		    const struct also_entry *also, ward_err *err)
 {
 	size_t rec = (size_t)m->key_size + m->value_size;
 	union bpf_attr a;
@@ -118,6 +251,17 @@ static int fill_map(int fd, const struct ward_net_map *m, ward_err *err)
 			return ward_fail(err, errno,
 					 "bpf: fill the %s map (entry %u)",
 					 ward_net_map_name(m->role), i);
+	}
+	if (also) {
+		memset(&a, 0, sizeof(a));
+		a.map_fd = (uint32_t)fd;
+		a.key = ptr(also->key);
+		a.value = ptr(also->value);
+		a.flags = BPF_ANY; /* over the blob's, or a new one */
+		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a) < 0)
+			return ward_fail(
+			    err, errno, "bpf: the upstream proxy in the %s map",
+			    ward_net_map_name(m->role));
 	}
 	/* From here on only the programs write (the denial counters). */
 	memset(&a, 0, sizeof(a));
@@ -217,8 +361,13 @@ static int attach(int cgroup_fd, int prog_fd, uint32_t type, const char *name,
 }
 
 static int setup(const struct ward_net_bpf *b, int cgroup_fd,
-		 struct ward_net_state *st, ward_err *err)
+		 const struct ward_net_also *x, struct ward_net_state *st,
+		 ward_err *err)
 {
+	uint32_t role =
+	    x && x->family == 6 ? WARD_NET_MAP_ALLOW6 : WARD_NET_MAP_ALLOW4;
+	struct also_entry e;
+
 	if (b->nmaps > ARRAY_LEN(st->map_fd) ||
 	    b->nprogs > ARRAY_LEN(st->prog_fd))
 		return ward_fail(err, 0, "bpf: %u maps and %u programs",
@@ -227,9 +376,14 @@ static int setup(const struct ward_net_bpf *b, int cgroup_fd,
 	if (st->cgroup_fd < 0)
 		return ward_fail(err, errno, "dup the cgroup descriptor");
 	for (uint32_t i = 0; i < b->nmaps; i++) {
-		st->map_fd[i] = create_map(&b->maps[i], err);
-		if (st->map_fd[i] < 0 ||
-		    fill_map(st->map_fd[i], &b->maps[i], err) < 0)
+		bool here = x && b->maps[i].role == role;
+
+		if (here && also_entry(&b->maps[i], x, &e, err) < 0)
+			return -1;
+		st->map_fd[i] =
+		    create_map(&b->maps[i], here && !e.replaces, err);
+		if (st->map_fd[i] < 0 || fill_map(st->map_fd[i], &b->maps[i],
+						  here ? &e : NULL, err) < 0)
 			return -1;
 		if (b->maps[i].role == WARD_NET_MAP_DENIED)
 			st->denied_fd = st->map_fd[i];
@@ -255,6 +409,13 @@ static int setup(const struct ward_net_bpf *b, int cgroup_fd,
 int ward_net_setup(const struct ward_net *net, int cgroup_fd,
 		   struct ward_net_state *st, ward_err *err)
 {
+	return ward_net_setup_also(net, cgroup_fd, NULL, st, err);
+}
+
+int ward_net_setup_also(const struct ward_net *net, int cgroup_fd,
+			const struct ward_net_also *also,
+			struct ward_net_state *st, ward_err *err)
+{
 	ward_net_state_init(st);
 	if (net->mode != WARD_NET_ALLOWLIST)
 		return 0;
@@ -267,7 +428,7 @@ int ward_net_setup(const struct ward_net *net, int cgroup_fd,
 		    "the network allow-list needs a cgroup2 "
 		    "directory for the run, to attach its programs "
 		    "to (is cgroup2 mounted?)");
-	if (setup(&net->bpf, cgroup_fd, st, err) < 0) {
+	if (setup(&net->bpf, cgroup_fd, also, st, err) < 0) {
 		/* No run will use the cgroup: leave it as it was. */
 		for (size_t i = 0; i < ARRAY_LEN(st->prog_fd); i++) {
 			union bpf_attr a;

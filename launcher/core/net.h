@@ -77,6 +77,20 @@ int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
 int ward_net_setup(const struct ward_net *net, int cgroup_fd,
 		   struct ward_net_state *st, ward_err *err);
 
+/* One more TCP destination the broker's sockets may reach: ward
+ * --upstream-proxy's ADDR:PORT, a host setting (docs/spec.md 5.11). Its
+ * address (4 or 16 bytes of addr, network order) gets an entry of its own
+ * in the trie of its family whose ports are those of the entry that held
+ * it before, and PORT; nothing else changes. */
+struct ward_net_also {
+	uint8_t family; /* 4 or 6 */
+	uint8_t addr[16];
+	uint16_t port;
+};
+int ward_net_setup_also(const struct ward_net *net, int cgroup_fd,
+			const struct ward_net_also *also,
+			struct ward_net_state *st, ward_err *err);
+
 /* The denials counted so far, sorted (hook, family, address, port,
  * protocol), the overflow counter last if it counted: a malloc'd array in
  * *out (NULL when none), its length in *n. */

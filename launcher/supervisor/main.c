@@ -549,25 +549,38 @@ static int courier_ready(struct run *r, ward_err *err)
 
 /* ---------------------------------------------------------------- run */
 
-/* Is the upstream proxy's port one of a name rule's? */
-static bool proxy_port_named(const struct ward_policy *p)
+/* ward --upstream-proxy, for the programs of the broker's cgroup: the
+ * one destination they let its sockets reach beside the policy's
+ * (net.h). */
+static bool proxy_also(const struct ward_policy *p, struct ward_net_also *x)
 {
 	socklen_t len;
-	const struct sockaddr_storage *sa = ward_proxy_addr(&len);
-	uint16_t port = ntohs(sa->ss_family == AF_INET6
-				  ? ((const struct sockaddr_in6 *)sa)->sin6_port
-				  : ((const struct sockaddr_in *)sa)->sin_port);
+	const struct sockaddr_storage *sa;
 
-	for (uint32_t i = 0; i < p->net.nnames; i++)
-		if (port >= p->net.names[i].port_lo &&
-		    port <= p->net.names[i].port_hi)
-			return true;
-	return false;
+	if (!ward_proxy_on() || !p->net.nnames)
+		return false;
+	sa = ward_proxy_addr(&len);
+	memset(x, 0, sizeof(*x));
+	if (sa->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const void *)sa;
+
+		x->family = 6;
+		memcpy(x->addr, &s6->sin6_addr, 16);
+		x->port = ntohs(s6->sin6_port);
+	} else {
+		const struct sockaddr_in *s4 = (const void *)sa;
+
+		x->family = 4;
+		memcpy(x->addr, &s4->sin_addr, 4);
+		x->port = ntohs(s4->sin_port);
+	}
+	return true;
 }
 
 static int create(struct run *r, ward_err *err)
 {
 	const struct ward_policy *p = &r->blob.policy;
+	struct ward_net_also also;
 
 	clock_gettime(CLOCK_REALTIME, &r->facts.created);
 	/* Rootless in a delegated cgroup2, the courier moves with ward. */
@@ -586,26 +599,14 @@ static int create(struct run *r, ward_err *err)
 		    (r->oom_fd = ward_cg_oom_watch(&r->cg, err)) < 0)
 			return -1;
 	}
-	/* --upstream-proxy beside the programs: they hold the broker's
-	 * connections to the ports of the policy's rules (a name rule's to
-	 * any address), so a proxy on another port would be dropped there:
-	 * refused, not found out connection by connection. */
-	if (p->net.mode == WARD_NET_ALLOWLIST && r->cg.broker &&
-	    ward_proxy_on() && p->net.nnames && !proxy_port_named(p))
-		return ward_fail(
-		    err, 0,
-		    "--upstream-proxy %s: in root mode the cgroup programs "
-		    "let the broker connect only to the ports of the "
-		    "policy's rules, and the proxy's port is none of its name "
-		    "rules' ports: run ward rootless (the broker alone holds "
-		    "the names there), or use a proxy on such a port",
-		    ward_proxy_text());
 	/* NET: the programs are attached to the broker's cgroup2
 	 * directory (root mode), which exists now, before the broker is
-	 * in it and before any process of the sandbox. */
+	 * in it and before any process of the sandbox; with names through
+	 * an upstream proxy, the proxy is one more destination of theirs. */
 	if (p->net.mode == WARD_NET_ALLOWLIST && r->cg.broker &&
-	    ward_net_setup(&p->net, r->cg.dir[r->cg.broker - 1].fd, &r->net,
-			   err) < 0)
+	    ward_net_setup_also(&p->net, r->cg.dir[r->cg.broker - 1].fd,
+				proxy_also(p, &also) ? &also : NULL, &r->net,
+				err) < 0)
 		return -1;
 
 	if (p->requirements & WARD_REQ_SECCOMP_NOTIFY) {

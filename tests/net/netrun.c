@@ -14,6 +14,9 @@
  * not the policy's), and waits for it. Exit status: PROG's, or 3 when
  * refused, 4 on an error.
  *
+ *   -a ADDR:PORT  one more TCP destination for the programs, as ward
+ *       --upstream-proxy gives its proxy (net.h: ward_net_setup_also;
+ *       ADDR dotted IPv4 or [IPv6])
  *   -d  print the denials after the run: "denied HOOK PROTO ADDR:PORT N"
  *   -n  no programs (the baseline of the benchmark, the controls)
  *   -q  quiet: no timing line on stderr
@@ -21,6 +24,7 @@
 #include "blob_read.h"
 #include "net.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -68,6 +72,31 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* -a ADDR:PORT into x; false when it is not one. */
+static bool parse_also(const char *s, struct ward_net_also *x)
+{
+	char host[64];
+	const char *colon = strrchr(s, ':');
+	char *end;
+	long port;
+
+	if (!colon || (size_t)(colon - s) >= sizeof(host))
+		return false;
+	memcpy(host, s, (size_t)(colon - s));
+	host[colon - s] = '\0';
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port < 1 || port > 65535)
+		return false;
+	x->port = (uint16_t)port;
+	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
+		host[strlen(host) - 1] = '\0';
+		x->family = 6;
+		return inet_pton(AF_INET6, host + 1, x->addr) == 1;
+	}
+	x->family = 4;
+	return inet_pton(AF_INET, host, x->addr) == 1;
+}
+
 /* The child: an unprivileged process, and exec. */
 static _Noreturn void child(char **argv)
 {
@@ -89,15 +118,23 @@ static _Noreturn void child(char **argv)
 
 int main(int argc, char **argv)
 {
-	bool denials = false, nobpf = false, quiet = false;
+	bool denials = false, nobpf = false, quiet = false, also = false;
+	struct ward_net_also x = {0};
 	struct ward_net_state st;
 	struct ward_blob blob;
 	ward_err err = {0};
 	int opt, status = 0, rc;
 	size_t len;
 
-	while ((opt = getopt(argc, argv, "+dnq")) != -1) {
+	while ((opt = getopt(argc, argv, "+a:dnq")) != -1) {
 		switch (opt) {
+		case 'a':
+			if (!parse_also(optarg, &x)) {
+				fprintf(stderr, "netrun: -a %s\n", optarg);
+				return 2;
+			}
+			also = true;
+			break;
 		case 'd':
 			denials = true;
 			break;
@@ -112,8 +149,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 3) {
-		fprintf(stderr, "usage: netrun [-dnq] BLOB CGROUP_DIR PROG "
-				"[ARGS...]\n");
+		fprintf(stderr, "usage: netrun [-a ADDR:PORT] [-dnq] BLOB "
+				"CGROUP_DIR PROG [ARGS...]\n");
 		return 2;
 	}
 	_cleanup_free_ uint8_t *buf = slurp(argv[optind], &len);
@@ -137,7 +174,8 @@ int main(int argc, char **argv)
 	}
 	double t0 = now_ms();
 	ward_net_state_init(&st);
-	if (!nobpf && ward_net_setup(&p->net, cg, &st, &err) < 0) {
+	if (!nobpf &&
+	    ward_net_setup_also(&p->net, cg, also ? &x : NULL, &st, &err) < 0) {
 		ward_blob_release(&blob);
 		return die(4, "", &err);
 	}

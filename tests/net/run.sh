@@ -201,7 +201,11 @@ sandbox() {
 	rmdir "$CG/run$run" 2>/dev/null
 	return $rc
 }
-probe() { sandbox -- "$T/netprobe" "$@"; }
+# (PROBE_OPTS: options of netrun's, e.g. -a ADDR:PORT)
+probe() {
+	# shellcheck disable=SC2086
+	sandbox ${PROBE_OPTS:-} -- "$T/netprobe" "$@"
+}
 
 # Host logs: note where they end, then after an attempt, send a marker to
 # each host from outside the sandbox and wait until it arrives.
@@ -291,6 +295,25 @@ refused programs/tcp4/metadata "err EPERM" meta - -- tcp 169.254.169.254 80
 refused programs/tcp6/metadata "err EPERM" meta - -- tcp fd00:ec2::254 80
 refused programs/tcp6/v4-mapped-metadata "err EPERM" meta - -- tcp ::ffff:169.254.169.254 80
 refused programs/tcp4/loopback-service "err EPERM" local - -- tcp 127.0.0.1 9090
+
+# ward --upstream-proxy's ADDR:PORT in root mode (net.h:
+# ward_net_setup_also): one more destination, that one only. A network no
+# rule named (intra), whose entry starts empty: its port reached, another
+# port and another address not.
+PROBE_OPTS="-a 10.77.3.2:443"
+allowed programs/also/proxy-reached intra 443 -- tcp 10.77.3.2 443
+refused programs/also/proxy-other-port "err EPERM" intra - -- tcp 10.77.3.2 8080
+refused programs/also/another-address "err EPERM" srv - -- tcp 10.77.1.2 443
+PROBE_OPTS="-a [fd77:3::2]:443"
+allowed programs/also/proxy6-reached intra 443 -- tcp fd77:3::2 443
+refused programs/also/proxy6-other-port "err EPERM" intra - -- tcp fd77:3::2 8080
+# The address of a rule (srv's, 8080): its entry keeps the rule's port and
+# gains the proxy's (programs/tcp4/other-port above: 8081 refused without).
+PROBE_OPTS="-a 10.77.1.2:8081"
+allowed programs/also/merged-rule-kept srv 8080 -- tcp 10.77.1.2 8080
+allowed programs/also/merged-proxy-port srv 8081 -- tcp 10.77.1.2 8081
+refused programs/also/merged-no-more "err EPERM" meta - -- tcp 169.254.169.254 80
+PROBE_OPTS=
 
 # ------------------------------------------------------------ UDP
 note
