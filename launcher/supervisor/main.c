@@ -563,9 +563,12 @@ static bool proxy_also(const struct ward_policy *p, struct ward_net_also *x)
 	memset(x, 0, sizeof(*x));
 	if (sa->ss_family == AF_INET6) {
 		const struct sockaddr_in6 *s6 = (const void *)sa;
+		bool mapped = IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
 
-		x->family = 6;
-		memcpy(x->addr, &s6->sin6_addr, 16);
+		/* (an IPv4-mapped address is looked up as IPv4, 5.1) */
+		x->family = mapped ? 4 : 6;
+		memcpy(x->addr, s6->sin6_addr.s6_addr + (mapped ? 12 : 0),
+		       mapped ? 4 : 16);
 		x->port = ntohs(s6->sin6_port);
 	} else {
 		const struct sockaddr_in *s4 = (const void *)sa;

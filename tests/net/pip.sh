@@ -318,6 +318,20 @@ for m in root rootless; do
 	fi
 done
 
+# The proxy given by its IPv4-mapped IPv6 form, root mode: the programs
+# look such an address up as IPv4 (docs/spec.md 5.1), and so is the
+# proxy's entry made.
+rep=$T/rep/proxy-mapped.json
+mark
+WARGS="--upstream-proxy [::ffff:203.0.113.5]:3128" run root "$T/site-proxy-root" /bin/sh -c "$PIP --upgrade --force-reinstall wardpkg" >"$T/w.out" 2>"$T/w.err"
+rc=$?
+if [ $rc = 0 ] && [ "$(seen "connect dl.files.test:443 203.0.113.1 200")" = 1 ] &&
+	in_report "r['network']['upstream_proxy'] == '[::ffff:203.0.113.5]:3128'"; then
+	pass "root/upstream-proxy-v4-mapped ($(proxied))"
+else
+	fail root/upstream-proxy-v4-mapped "rc $rc, err '$(tail -c 300 "$T/w.err")', report: $(proxied)"
+fi
+
 # A proxy whose reply comes a byte at a time: read as it comes, the
 # tunnel opened at its end and not before (nothing of it taken as the
 # server's).
