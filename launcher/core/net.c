@@ -77,6 +77,42 @@ int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
 	return 0;
 }
 
+/* Do the first bits of a and b agree? */
+static bool same_bits(const uint8_t *a, const uint8_t *b, uint32_t bits)
+{
+	for (uint32_t i = 0; i < bits; i++)
+		if ((a[i / 8] ^ b[i / 8]) & (0x80u >> (i % 8)))
+			return false;
+	return true;
+}
+
+int ward_net_check_proxy(const struct ward_net *net, const char *proxy,
+			 ward_err *err)
+{
+	/* 198.18.0.0/15, and its IPv4-mapped form ::ffff:198.18.0.0/111 */
+	static const uint8_t v4[16] = {198, 18};
+	static const uint8_t v6[16] = {[10] = 0xff, 0xff, 198, 18};
+
+	if (!proxy || !net->nnames)
+		return 0;
+	for (uint32_t i = 0; i < net->nrules; i++) {
+		const struct ward_net_rule *r = &net->rules[i];
+		uint32_t bits = r->family == 4 ? 15 : 111;
+
+		if (r->prefix < bits)
+			bits = r->prefix;
+		if (same_bits(r->addr, r->family == 4 ? v4 : v6, bits))
+			return ward_fail(
+			    err, 0,
+			    "--upstream-proxy %s: the DNS stub then answers "
+			    "names with addresses of 198.18.0.0/15, and a "
+			    "literal rule of the policy reaches into that "
+			    "network: drop the rule, or run without the proxy",
+			    proxy);
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------ setup */
 
 static int create_map(const struct ward_net_map *m, uint32_t more,
@@ -114,15 +150,6 @@ struct also_entry {
 	uint8_t value[WARD_NET_VALUE_SIZE];
 	bool replaces; /* an entry of exactly that key is in the blob */
 };
-
-/* Do the first bits of a and b agree? */
-static bool same_bits(const uint8_t *a, const uint8_t *b, uint32_t bits)
-{
-	for (uint32_t i = 0; i < bits; i++)
-		if ((a[i / 8] ^ b[i / 8]) & (0x80u >> (i % 8)))
-			return false;
-	return true;
-}
 
 static uint16_t get16(const uint8_t *p)
 {

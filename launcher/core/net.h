@@ -71,6 +71,14 @@ void ward_net_state_init(struct ward_net_state *st);
 int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
 			enum ward_mode mode, ward_err *err);
 
+/* With names through ward --upstream-proxy the DNS stub answers allowed
+ * names with addresses of its own from 198.18.0.0/15 (dns.c): a literal
+ * rule reaching into that network (or its IPv4-mapped form) would take
+ * them for its own destinations. 0, or -1 with err naming the proxy
+ * (proxy: its ADDR:PORT, NULL without one) when one does. */
+int ward_net_check_proxy(const struct ward_net *net, const char *proxy,
+			 ward_err *err);
+
 /* Create and fill the maps, load the programs and attach them to
  * cgroup_fd (a cgroup v2 directory, still empty). On failure nothing is
  * left attached or open. */

@@ -288,7 +288,7 @@ static int prepare(struct run *r, ward_err *err)
 	if (p->net.mode != WARD_NET_NONE &&
 	    (ward_net_check_host(&p->net, p->requirements, r->priv.mode, err) <
 		 0 ||
-	     ward_proxy_check(&p->net, err) < 0))
+	     ward_net_check_proxy(&p->net, ward_proxy_text(), err) < 0))
 		return -1;
 	/* The workspace's slots join the caller's before they are matched. */
 	if (ward_outputs_prepare(&r->outs, p, &r->cli, &r->priv, err) < 0)

@@ -4,8 +4,6 @@
  */
 #include "http_proxy.h"
 
-#include "policy.h"
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -190,42 +188,4 @@ const struct sockaddr_storage *ward_proxy_addr(socklen_t *len)
 const char *ward_proxy_text(void)
 {
 	return proxy.on ? proxy.text : NULL;
-}
-
-/* Do the first bits of a and b agree, up to the shorter of two prefixes? */
-static bool overlap(const uint8_t *a, const uint8_t *b, unsigned bits)
-{
-	for (unsigned i = 0; i < bits; i++) {
-		unsigned m = 0x80u >> (i % 8);
-
-		if ((a[i / 8] & m) != (b[i / 8] & m))
-			return false;
-	}
-	return true;
-}
-
-int ward_proxy_check(const struct ward_net *net, ward_err *err)
-{
-	/* 198.18.0.0/15, and its IPv4-mapped form ::ffff:198.18.0.0/111 */
-	static const uint8_t v4[16] = {198, 18};
-	static const uint8_t v6[16] = {[10] = 0xff, 0xff, 198, 18};
-
-	if (!ward_proxy_on() || !net->nnames)
-		return 0;
-	for (uint32_t i = 0; i < net->nrules; i++) {
-		const struct ward_net_rule *r = &net->rules[i];
-		unsigned bits = r->family == 4 ? 15 : 111;
-
-		if (r->prefix < bits)
-			bits = r->prefix;
-		if (overlap(r->addr, r->family == 4 ? v4 : v6, bits))
-			return ward_fail(
-			    err, 0,
-			    "--upstream-proxy %s: the DNS stub then answers "
-			    "names with addresses of %s, and a literal rule of "
-			    "the policy reaches into that network: drop the "
-			    "rule, or run without the proxy",
-			    ward_proxy_text(), WARD_PROXY_SYNTH);
-	}
-	return 0;
 }

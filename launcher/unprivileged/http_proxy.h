@@ -45,12 +45,4 @@ bool ward_proxy_on(void);
 const struct sockaddr_storage *ward_proxy_addr(socklen_t *len);
 const char *ward_proxy_text(void);
 
-/* Through the proxy the DNS stub answers allowed names with addresses of
- * its own, from WARD_PROXY_SYNTH (dns.h): a literal rule reaching into
- * that network would take them for its own destinations. 0, or -1 with
- * err when one does. */
-#define WARD_PROXY_SYNTH     "198.18.0.0/15"
-struct ward_net;
-int ward_proxy_check(const struct ward_net *net, ward_err *err);
-
 #endif

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "http_proxy.h"
+#include "net.h"
 #include "policy.h"
 
 #include <arpa/inet.h>
@@ -213,17 +214,20 @@ static void synthetic_network_kept_apart(void **state)
 		r.family = cases[i].family;
 		r.prefix = cases[i].prefix;
 		memcpy(r.addr, cases[i].addr, 16);
-		if ((ward_proxy_check(&net, &err) < 0) != cases[i].refused)
+		if ((ward_net_check_proxy(&net, ward_proxy_text(), &err) < 0) !=
+		    cases[i].refused)
 			fail_msg("case %zu", i);
 	}
 	r.family = 4;
 	r.prefix = 32;
 	memcpy(r.addr, (uint8_t[16]){198, 18, 0, 5}, 16);
-	assert_int_equal(ward_proxy_check(&net, &err), -1);
+	assert_int_equal(ward_net_check_proxy(&net, ward_proxy_text(), &err),
+			 -1);
 	assert_non_null(strstr(err.msg, "198.18.0.0/15"));
 	/* without names the stub answers nothing: nothing to keep apart */
 	net.nnames = 0;
-	assert_int_equal(ward_proxy_check(&net, &err), 0);
+	assert_int_equal(ward_net_check_proxy(&net, ward_proxy_text(), &err),
+			 0);
 }
 
 int main(void)
