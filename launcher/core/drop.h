@@ -22,22 +22,13 @@
 #ifndef WARD_DROP_H
 #define WARD_DROP_H
 
+#include "allowlist.h"
 #include "util.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-/* A call of the allow-list that must have one of these values as its
- * argument arg (its low 32 bits, as the kernel reads an int), or fail
- * with EPERM: ioctl's request, socket's family. */
-struct ward_drop_arg {
-	int nr;
-	unsigned arg; /* 0..5 */
-	const uint32_t *values;
-	size_t nvalues;
-};
 
 struct ward_drop {
 	bool change_ids; /* root mode: become uid:gid */
@@ -51,7 +42,7 @@ struct ward_drop {
 	 * files beneath a descriptor); the broker gives its own. */
 	const int *allow;
 	size_t nallow;
-	const struct ward_drop_arg *args;
+	const struct ward_allow_arg *args; /* (allowlist.h) */
 	size_t nargs;
 };
 

@@ -59,7 +59,7 @@ static _Noreturn void child(const struct ward_policy *p,
 {
 	const bool join = ward_broker_joins(p, priv);
 	static const uint32_t families[] = {AF_INET, AF_INET6};
-	const struct ward_drop_arg args[] = {
+	const struct ward_allow_arg args[] = {
 	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},
 	    {SYS_socket, 0, families, ARRAY_LEN(families)},
 	};
