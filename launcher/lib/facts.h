@@ -10,7 +10,8 @@
  * Everything the courier needs that exists before the fork it has in its
  * own copy of memory; what the supervisor learns later (how init ended,
  * the cgroup's counters, the network denials, the workspace's removal) it
- * sends as struct ward_facts, byte for byte, on a pipe. No pointer in these
+ * sends as struct ward_facts, byte for byte (but for the room its last
+ * parts leave unused), on a pipe. No pointer in these
  * structs is followed by the courier except those into the program's
  * constant strings, which a fork does not move.
  *
@@ -29,6 +30,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -334,13 +336,11 @@ struct ward_facts {
 	char run_id[48];		    /* "" before one was made */
 	struct timespec created, destroyed; /* CLOCK_REALTIME; 0: unknown */
 	struct ward_outcome outcome;
-	struct ward_cgroup cg;
 	struct ward_cg_stats stats;
 	struct ward_cg_cleanup cleanup;
 	bool net_checked; /* the cgroup programs ran: denials were read */
 	uint32_t ndenials;
 	struct ward_report_denial denials[WARD_FACTS_DENIALS];
-	struct ward_broker_carried broker; /* what the broker recorded */
 	/* The supervisor's half of the workspace's removal. */
 	bool ws_removed;
 	uint64_t ws_rm_removed; /* the empty directories it removed */
@@ -348,7 +348,19 @@ struct ward_facts {
 	char ws_error[WARD_ERR_MSG_MAX];
 	struct ward_queue queue;
 	struct ward_timings t;
+	bool have_cg; /* the run had cgroups: cg follows on the pipe */
+	/* Last, and on the pipe only as far as they hold something: cg when
+	 * have_cg, the broker's records as far as their len. Most runs need
+	 * a few hundred bytes of their 190 KiB, and each page written first
+	 * costs a fault, in the supervisor and again in the courier (tens
+	 * of µs each in a VM). */
+	struct ward_cgroup cg;
+	struct ward_broker_carried broker; /* what the broker recorded */
 };
+
+/* Where the parts of the facts start, in the order they are sent. */
+#define WARD_FACTS_HEAD	   offsetof(struct ward_facts, cg)
+#define WARD_FACTS_CARRIER offsetof(struct ward_broker_carried, bytes)
 
 /* From the courier to the supervisor, one write each (smaller than
  * PIPE_BUF, so never split). */

@@ -228,5 +228,14 @@ int ward_admit(struct ward_admission *a, const char *max_sandboxes,
 
 void ward_admission_release(struct ward_admission *a)
 {
+	if (a->holder > 0)
+		kill(a->holder, SIGKILL);
+	if (a->sock >= 0)
+		close(a->sock);
+	a->sock = -1;
+}
+
+void ward_admission_reap(struct ward_admission *a)
+{
 	reap(a);
 }

@@ -41,8 +41,13 @@ int ward_admit(struct ward_admission *a, const char *max_sandboxes,
 	       const char *queue_timeout, const char *queue_dir,
 	       const struct ward_priv *priv, int sigfd, ward_err *err);
 
-/* The sandbox is gone: the holder is killed and reaped, and with it the
- * slot is free for the next run. */
+/* The sandbox is gone: the holder is killed, and the slot is free for the
+ * next run as soon as the kernel has ended it. Not waited for here: the
+ * supervisor's last step does that (ward_admission_reap), while the
+ * courier exports, so that no launch waits on a process's teardown. */
 void ward_admission_release(struct ward_admission *a);
+
+/* The holder, killed if it was not yet, reaped. Idempotent. */
+void ward_admission_reap(struct ward_admission *a);
 
 #endif

@@ -63,10 +63,9 @@ static _Noreturn void child(const struct ward_policy *p,
 	    {SYS_ioctl, 1, ward_broker_ioctls, ward_broker_nioctls},
 	    {SYS_socket, 0, families, ARRAY_LEN(families)},
 	};
-	/* Root mode: the sandbox's host ids, which read its memory as its
-	 * own (the target's files, hence its credentials, are theirs). */
 	/* Root mode: the sandbox's host ids (its own user inside the
-	 * sandbox's namespace, the same ids), which own what it makes. */
+	 * sandbox's namespace, the same ids), which own what it makes and
+	 * read its memory as its own. */
 	const struct ward_drop d = {
 	    .change_ids = priv->mode == WARD_MODE_ROOT,
 	    .uid = join ? p->identity.uid : priv->host_uid,
@@ -119,12 +118,13 @@ static void reap(struct ward_broker_proc *b, bool kill_it)
 	b->sock = -1;
 }
 
-/* One message of the broker's into buf (len bytes at most), waiting up to
+/* One message of the broker's into iov (its n buffers), waiting up to
  * BROKER_WAIT_MS: its length, 0 at its end or when it took too long. */
-static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
+static ssize_t hear_iov(struct ward_broker_proc *b, struct iovec *iov, int n)
 {
 	struct pollfd pfd = {b->sock, POLLIN, 0};
-	ssize_t n;
+	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+	ssize_t got;
 	int r;
 
 	do
@@ -133,9 +133,16 @@ static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
 	if (r <= 0)
 		return 0;
 	do
-		n = recv(b->sock, buf, len, 0);
-	while (n < 0 && errno == EINTR);
-	return n < 0 ? 0 : n;
+		got = recvmsg(b->sock, &mh, 0);
+	while (got < 0 && errno == EINTR);
+	return got < 0 ? 0 : got;
+}
+
+static ssize_t hear(struct ward_broker_proc *b, void *buf, size_t len)
+{
+	struct iovec iov = {buf, len};
+
+	return hear_iov(b, &iov, 1);
 }
 
 int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
@@ -194,7 +201,7 @@ int ward_broker_start(const struct ward_policy *p, const struct ward_priv *priv,
 
 int ward_broker_ready(struct ward_broker_proc *b, ward_err *err)
 {
-	struct ward_broker_msg m;
+	struct ward_broker_msg m = {0};
 
 	if (hear(b, &m, sizeof(m)) != (ssize_t)sizeof(m)) {
 		reap(b, true);
@@ -230,28 +237,38 @@ int ward_broker_give(struct ward_broker_proc *b, char what, int fd)
 	return ward_send_msg(b->sock, &what, 1, fd);
 }
 
-void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f)
+void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f,
+		     bool wait)
 {
-	static struct {
-		struct ward_broker_msg m;
-		_Alignas(8) unsigned char bytes[WARD_BROKER_RECORDS_MAX];
-	} in;
+	struct ward_broker_msg m = {0};
+	/* Straight into the carrier, which is touched only as far as the
+	 * records go: they are a few hundred bytes after most runs, and each
+	 * page first written costs a fault (tens of µs in a VM). */
+	struct iovec iov[2] = {{&m, sizeof(m)}, {f->bytes, sizeof(f->bytes)}};
 	char end = WARD_S_END;
 	ssize_t n;
 
-	if (b->pid <= 0)
+	if (b->pid <= 0 || b->sock < 0)
 		return;
-	memset(&in, 0, sizeof(in));
 	/* Anything but its records (a late KILL) is skipped; the records
 	 * are carried to the courier unread. */
 	n = send(b->sock, &end, 1, MSG_NOSIGNAL) == 1 ? 1 : 0;
 	while (n > 0) {
-		n = hear(b, &in, sizeof(in));
-		if (n > (ssize_t)sizeof(in.m) && in.m.kind == WARD_B_RECORDS)
+		n = hear_iov(b, iov, 2);
+		if (n > (ssize_t)sizeof(m) && m.kind == WARD_B_RECORDS)
 			break;
 	}
-	f->records = n > (ssize_t)sizeof(in.m);
-	f->len = f->records ? (uint32_t)((size_t)n - sizeof(in.m)) : 0;
-	memcpy(f->bytes, in.bytes, f->len);
-	reap(b, !f->records);
+	f->records = n > (ssize_t)sizeof(m);
+	f->len = f->records ? (uint32_t)((size_t)n - sizeof(m)) : 0;
+	if (wait || !f->records) {
+		reap(b, !f->records);
+		return;
+	}
+	close(b->sock);
+	b->sock = -1;
+}
+
+void ward_broker_reap(struct ward_broker_proc *b)
+{
+	reap(b, true);
 }

@@ -74,7 +74,14 @@ int ward_broker_listen(struct ward_broker_proc *b, int listener);
 int ward_broker_give(struct ward_broker_proc *b, char what, int fd);
 
 /* The sandbox is gone: its records into *f (f->records false when none
- * came), and the broker reaped. Idempotent. */
-void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f);
+ * came). The broker is reaped now when wait is true (its cgroup goes
+ * next), else by ward_broker_reap, as the supervisor's last step: having
+ * sent its records, it has nothing left to do, and no launch should wait
+ * on its teardown. Idempotent. */
+void ward_broker_end(struct ward_broker_proc *b, struct ward_broker_carried *f,
+		     bool wait);
+
+/* The broker, killed if it still runs, reaped. Idempotent. */
+void ward_broker_reap(struct ward_broker_proc *b);
 
 #endif

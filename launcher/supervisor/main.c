@@ -791,8 +791,8 @@ static void finish(struct run *r)
 		waitpid(r->child.pid, NULL, 0);
 	}
 	/* BROKER: nothing is left to notify; its records, and it is gone
-	 * before its cgroup is removed. */
-	ward_broker_end(&r->broker, &r->facts.broker);
+	 * before its cgroup is removed (without one, it is reaped last). */
+	ward_broker_end(&r->broker, &r->facts.broker, r->cg.broker != 0);
 	/* The streams end for the courier with the last writer, and so
 	 * does init's socket (there may never have been an init). */
 	close_fd(&r->pipe_wr[0]);
@@ -904,14 +904,19 @@ static void deliver(struct run *r, int code, const ward_err *failure)
 		f->have_error = true;
 		ward_err_str(failure, f->error, sizeof(f->error));
 	}
-	f->cg = r->cg;
+	f->have_cg = r->cg.active;
+	if (f->have_cg)
+		f->cg = r->cg;
 	f->queue = r->adm.q;
 	if (r->cg.active)
 		snprintf(f->run_id, sizeof(f->run_id), "%s", r->cg.run_id);
 	else if (r->supervised)
 		/* Without a cgroup the run id is still the supervisor's. */
 		ward_cg_run_id(f->run_id, sizeof(f->run_id), NULL);
-	if (!write_all(r->to_courier, f, sizeof(*f)))
+	if (!write_all(r->to_courier, f, WARD_FACTS_HEAD) ||
+	    (f->have_cg && !write_all(r->to_courier, &f->cg, sizeof(f->cg))) ||
+	    !write_all(r->to_courier, &f->broker,
+		       WARD_FACTS_CARRIER + f->broker.len))
 		fprintf(stderr, "ward: the courier ended early: no report\n");
 wait:
 	close_fd(&r->to_courier);
@@ -1054,6 +1059,9 @@ int main(int argc, char **argv)
 			print_err("", failure);
 	}
 	deliver(&r, code, failure);
+	/* The helpers finish has let go of, once the courier is done. */
+	ward_broker_reap(&r.broker);
+	ward_admission_reap(&r.adm);
 	run_free(&r);
 	return code;
 }

@@ -89,12 +89,14 @@ static void say(const struct ward_broker *b, uint32_t kind, int32_t nr,
 		;
 }
 
-/* The records, one message after its header. */
+/* The records, packed (broker_facts.h), one message after its header. */
 static void send_records(const struct ward_broker *b)
 {
 	struct ward_broker_msg m = {.kind = WARD_B_RECORDS};
-	struct iovec iov[2] = {{&m, sizeof(m)}, {b->f, sizeof(*b->f)}};
-	struct msghdr mh = {.msg_iov = iov, .msg_iovlen = 2};
+	struct iovec iov[1 + WARD_BROKER_FACTS_IOV] = {{&m, sizeof(m)}};
+	struct msghdr mh = {.msg_iov = iov};
+
+	mh.msg_iovlen = 1 + (size_t)ward_broker_facts_iov(b->f, iov + 1);
 
 	while (sendmsg(b->sup, &mh, MSG_NOSIGNAL) < 0 && errno == EINTR)
 		;

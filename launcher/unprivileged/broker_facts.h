@@ -7,14 +7,19 @@
  * Only the unprivileged side reads these: the broker fills them and sends
  * them after its WARD_B_RECORDS header (facts.h), the supervisor carries
  * them to the courier as bytes (struct ward_broker_carried), the courier
- * takes them back only when their length is exactly this struct's.
+ * takes them back. They travel packed, the entries in use and no more
+ * (ward_broker_facts_iov): after most runs a few hundred bytes, not the
+ * struct's 120 KiB, each page of which costs a fault where it is first
+ * written.
  */
 #ifndef WARD_BROKER_FACTS_H
 #define WARD_BROKER_FACTS_H
 
 #include "facts.h"
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <sys/uio.h>
 #include <time.h>
 
 /* A syscall the broker refused and recorded (an `errno E log` rule, a call
@@ -110,8 +115,8 @@ struct ward_dns_record {
 	uint8_t family[WARD_DNS_ADDRS];
 	uint8_t addr[WARD_DNS_ADDRS][16];
 	uint8_t blocked[WARD_DNS_ADDRS][17]; /* family, then the address */
-	uint32_t ttl; /* the learned addresses' time, after the floor and
-			 ceiling */
+	uint32_t ttl;	   /* the learned addresses' time, after the floor and
+			      ceiling */
 	uint8_t synthetic; /* ward --upstream-proxy: the stub's own address
 			      for the name, nobody asked (dns.h) */
 	uint64_t count;
@@ -139,9 +144,17 @@ _Static_assert(sizeof(struct ward_broker_facts) <= WARD_BROKER_RECORDS_MAX,
 	       "the broker's records must fit the supervisor's carrier "
 	       "(facts.h, WARD_BROKER_RECORDS_MAX)");
 
-/* The courier's copy of the records the supervisor carried (*f zero with
- * records false when none came, or not of this struct's size). */
-void ward_broker_facts_take(const struct ward_broker_carried *c,
+/* The records packed, without a copy: the struct's fields in order, each
+ * array cut to its count. Returns how many of iov it filled. */
+#define WARD_BROKER_FACTS_IOV 7
+int ward_broker_facts_iov(const struct ward_broker_facts *f,
+			  struct iovec iov[WARD_BROKER_FACTS_IOV]);
+
+/* The courier's copy of the records the supervisor carried: false, with
+ * records false and every count 0, when none came or they are not packed
+ * as ward_broker_facts_iov packs them. Entries past a count are not
+ * touched: f is static, and only the counts say what is there. */
+bool ward_broker_facts_take(const struct ward_broker_carried *c,
 			    struct ward_broker_facts *f);
 
 #endif

@@ -413,7 +413,13 @@ int ward_courier_run(struct ward_courier *c)
 	    ward_workspace_empty(c->ws->fd, &ws.rm, &err) < 0)
 		ward_err_str(&err, ws.error, sizeof(ws.error));
 	say(c, WARD_C_EMPTIED, NULL);
-	if (!hear(c, &facts, sizeof(facts)))
+	/* The facts' head, the cgroups if the run had some, as much of the
+	 * broker's records as their length says (facts.h). */
+	if (!hear(c, &facts, WARD_FACTS_HEAD) ||
+	    (facts.have_cg && !hear(c, &facts.cg, sizeof(facts.cg))) ||
+	    !hear(c, &facts.broker, WARD_FACTS_CARRIER) ||
+	    facts.broker.len > sizeof(facts.broker.bytes) ||
+	    !hear(c, facts.broker.bytes, facts.broker.len))
 		return 1;
 	if (c->ws) {
 		ws.removed = facts.ws_removed;
