@@ -73,7 +73,11 @@ run_script_suite() { # name script
 
 suite=${1:-all}
 case $suite in
-unit | all) echo "== unit"; run_unit ;;
+unit | all)
+	echo "== unit"
+	run_unit
+	run_script_suite privileged-calls tests/unit/privileged_calls.sh
+	;;
 esac
 case $suite in
 golden | all)

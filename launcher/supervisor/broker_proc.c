@@ -4,13 +4,11 @@
  */
 #include "broker_proc.h"
 
-#include "http_proxy.h"
-
 #include "broker.h"
-#include "dns.h"
 #include "drop.h"
 #include "fdpass.h"
 #include "hardening.h"
+#include "upstream.h"
 
 #include <ctype.h>
 #include <errno.h>

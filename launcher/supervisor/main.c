@@ -51,7 +51,6 @@
 #include "exitcode.h"
 #include "facts.h"
 #include "hardening.h"
-#include "http_proxy.h"
 #include "launch.h"
 #include "net.h"
 #include "ns.h"
@@ -61,6 +60,7 @@
 #include "session.h"
 #include "sha256.h"
 #include "supervise.h"
+#include "upstream.h"
 #include "workspace.h"
 
 #include <ctype.h>

@@ -65,47 +65,6 @@ static struct timespec mono(void)
 	return t;
 }
 
-/* ------------------------------------------------------------ upstream */
-
-int ward_dns_upstream_open(ward_err *err)
-{
-	struct sockaddr_storage ss = {0};
-	struct sockaddr_in *v4 = (struct sockaddr_in *)&ss;
-	struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&ss;
-	char line[256], ns[64] = "127.0.0.1"; /* glibc's default */
-	FILE *f = fopen("/etc/resolv.conf", "re");
-	int s;
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, " nameserver %63s", ns) == 1)
-			break;
-	if (f)
-		fclose(f);
-	if (inet_pton(AF_INET, ns, &v4->sin_addr) == 1) {
-		v4->sin_family = AF_INET;
-		v4->sin_port = htons(53);
-	} else if (inet_pton(AF_INET6, ns, &v6->sin6_addr) == 1) {
-		v6->sin6_family = AF_INET6;
-		v6->sin6_port = htons(53);
-	} else {
-		return ward_fail(err, 0,
-				 "the DNS stub: /etc/resolv.conf's nameserver "
-				 "`%s` is not an address",
-				 ns);
-	}
-	s = socket(ss.ss_family, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (s < 0)
-		return ward_fail(err, errno, "the DNS stub: socket");
-	if (connect(s, (struct sockaddr *)&ss,
-		    ss.ss_family == AF_INET ? sizeof(*v4) : sizeof(*v6)) < 0) {
-		int e = errno;
-
-		close(s);
-		return ward_fail(err, e, "the DNS stub: connect to %s", ns);
-	}
-	return s;
-}
-
 /* ------------------------------------------------------------ messages */
 
 /* The question of a query (one, class IN) at q: its name, lower case and

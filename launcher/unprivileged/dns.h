@@ -31,12 +31,6 @@ struct ward_broker;
 #define WARD_DNS_TTL_CEIL    300  /* seconds: an address is asked again */
 #define WARD_DNS_UPSTREAM_MS 2000 /* the host's resolver's time to answer */
 
-/* A UDP socket connected to the host's resolver, made before the broker
- * drops anything (and, root mode, before it enters the cgroup the
- * programs are attached to: its queries are the broker's, not the
- * sandbox's). The descriptor, or -1 with err. */
-int ward_dns_upstream_open(ward_err *err);
-
 /* The stub's socket is readable: answer what it holds. */
 void ward_dns_serve(struct ward_broker *b);
 

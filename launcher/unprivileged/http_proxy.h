@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * http_proxy.h: the upstream proxy of ward --upstream-proxy (docs/spec.md
- * 5.11): its address, and its reply to the relay's `CONNECT name:port`,
- * read strictly and bounded: a status line "HTTP/1.0|1.1 SP 3DIGIT [SP
+ * http_proxy.h: the reply of the upstream proxy of ward --upstream-proxy
+ * (docs/spec.md 5.11; its address is upstream.h's) to the relay's
+ * `CONNECT name:port`, read strictly and bounded: a status line "HTTP/1.0|1.1 SP 3DIGIT [SP
  * reason]" and header lines "name: value" (token names, printable values,
  * no folding), each ended by CRLF, then an empty line, all within
  * WARD_PROXY_REPLY_MAX bytes and WARD_PROXY_HEADERS lines. Only a 2xx
@@ -11,6 +11,7 @@
 #ifndef WARD_HTTP_PROXY_H
 #define WARD_HTTP_PROXY_H
 
+#include "upstream.h"
 #include "util.h"
 
 #include <stdbool.h>
@@ -21,7 +22,6 @@
 #define WARD_PROXY_REPLY_MAX 4096  /* the reply's head, at most */
 #define WARD_PROXY_HEADERS   64	   /* its header lines, at most */
 #define WARD_PROXY_MS	     10000 /* connect, request and reply, at most */
-#define WARD_PROXY_TEXT_MAX  64	   /* "[v6]:port" and its NUL */
 
 enum ward_proxy_reply {
 	WARD_PROXY_MORE,    /* no empty line yet, and room for one */
@@ -33,16 +33,5 @@ enum ward_proxy_reply {
  * (the tunnel's bytes start after it) and *status its status code. */
 enum ward_proxy_reply ward_proxy_reply(const uint8_t *m, size_t len,
 				       size_t *head, unsigned *status);
-
-/* The proxy, from `ADDR:PORT` (a dotted IPv4 address, or `[IPv6]`; a
- * port of 1 to 65535, decimal, no sign or leading zero): set once, before
- * the broker is made (it inherits it). 0, or -1 with err (a usage error). */
-int ward_proxy_set(const char *hostport, ward_err *err);
-
-/* Is one set? Its address, and "ADDR:PORT" as given (normalised) for the
- * report; NULL when none. */
-bool ward_proxy_on(void);
-const struct sockaddr_storage *ward_proxy_addr(socklen_t *len);
-const char *ward_proxy_text(void);
 
 #endif
