@@ -53,6 +53,8 @@ struct ward_mounts {
 	bool scratch_dir; /* SCRATCH_DIR made in the new root */
 	bool scratch_on;  /* and the masks' tmpfs attached there */
 	int layer; /* the overlays' empty layer: the same, kept detached */
+	uint32_t *filling; /* slots handed whose FILLED is still to come */
+	uint32_t nfilling, nfilled;
 	ward_err *err;
 };
 
@@ -381,19 +383,52 @@ static int do_bind(struct ward_mounts *c, uint32_t i,
 	return attach(c, t, dst, m->dst);
 }
 
+/* The courier's FILLED for the slots handed so far (their replies come in
+ * the order they were handed). */
+static int filled(struct ward_mounts *c)
+{
+	for (; c->nfilled < c->nfilling; c->nfilled++) {
+		char reply = 0;
+		ssize_t n;
+
+		do
+			n = read(c->l->hand_wr, &reply, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1 || reply != WARD_HAND_FILLED)
+			return ward_fail(
+			    c->err, 0,
+			    "the courier could not fill the read-write slot "
+			    "at %s (the report says why)",
+			    c->p->mounts[c->filling[c->nfilled]].dst);
+	}
+	return 0;
+}
+
+/* Does a later entry of the mount table go below entry i? */
+static bool mounted_below(const struct ward_mounts *c, uint32_t i)
+{
+	const char *d = c->p->mounts[i].dst;
+	size_t n = strlen(d);
+
+	for (uint32_t j = i + 1; j < c->p->nmounts; j++)
+		if (!strncmp(c->p->mounts[j].dst, d, n) &&
+		    (c->p->mounts[j].dst[n] == '/' || n == 1))
+			return true;
+	return false;
+}
+
 /* Hand the courier a directory of the root of the tmpfs mnt (entry i of
  * the mount table): it measures every writable mount, and fills and
  * empties a read-write slot's. Best effort for a measurement (a courier
  * that is gone is the supervisor's to notice); not for a slot, which the
- * courier fills at once: init waits for its one byte before it mounts
- * anything more (a mount under the slot must meet what the host
- * directory holds). */
+ * courier fills at once. Its FILLED is awaited before anything is mounted
+ * below the slot (such a mount must meet what the host directory holds),
+ * else at the end of the table: the courier fills while init mounts the
+ * rest, and no slot is left unfilled when the target may start. */
 static int hand(struct ward_mounts *c, int mnt, uint32_t i, bool slot)
 {
 	const struct ward_hand_msg msg = {WARD_HAND_MOUNT, i};
 	_cleanup_close_ int root = -1;
-	char reply = 0;
-	ssize_t n;
 
 	if (c->l->hand_wr < 0)
 		return slot ? ward_fail(c->err, 0, "no courier for a slot") : 0;
@@ -405,15 +440,8 @@ static int hand(struct ward_mounts *c, int mnt, uint32_t i, bool slot)
 			    : 0;
 	if (!slot)
 		return 0;
-	do
-		n = read(c->l->hand_wr, &reply, 1);
-	while (n < 0 && errno == EINTR);
-	if (n != 1 || reply != WARD_HAND_FILLED)
-		return ward_fail(c->err, 0,
-				 "the courier could not fill the read-write "
-				 "slot at %s (the report says why)",
-				 c->p->mounts[i].dst);
-	return 0;
+	c->filling[c->nfilling++] = i;
+	return mounted_below(c, i) ? filled(c) : 0;
 }
 
 static int do_tmpfs(struct ward_mounts *c, uint32_t i,
@@ -786,6 +814,7 @@ void ward_mounts_free(struct ward_mounts *c)
 	for (size_t i = 0; i < c->nlate; i++)
 		close(c->late_ro[i]);
 	free(c->late_ro);
+	free(c->filling);
 	free(c->src);
 	free(c->src_dir);
 	free(c->own);
@@ -813,7 +842,8 @@ struct ward_mounts *ward_mounts_open(const struct ward_launch *l, ward_err *err)
 	c->src_dir = calloc(p->nmounts, sizeof(*c->src_dir));
 	c->own = calloc(c->maxown, sizeof(*c->own));
 	c->late_ro = calloc(p->nmounts, sizeof(*c->late_ro));
-	if (!c->src || !c->src_dir || !c->own || !c->late_ro) {
+	c->filling = calloc(p->nmounts, sizeof(*c->filling));
+	if (!c->src || !c->src_dir || !c->own || !c->late_ro || !c->filling) {
 		ward_mounts_free(c);
 		return ward_fail(err, ENOMEM, "mount table"), NULL;
 	}
@@ -841,6 +871,8 @@ int ward_mounts_build(struct ward_mounts *c, ward_err *err)
 	for (uint32_t i = 1; i < c->p->nmounts; i++)
 		if (apply(c, i) < 0)
 			return -1;
+	if (filled(c) < 0)
+		return -1;
 	hand_end(c);
 	if (scratch_end(c) < 0)
 		return -1;
