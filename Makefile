@@ -288,7 +288,7 @@ test-vm:
 # The privileged core: every file of what runs as root or before the
 # target's execve (README, "The privileged core"; docs/spec.md 3.1).
 TCB_FILES = $(sort $(wildcard launcher/core/*.[ch] launcher/lib/*.[ch] launcher/supervisor/*.[ch])) \
-	$(addprefix common/,answer_ranges.c answer_ranges.h blob.h blob_read.c blob_read.h net_layout.h policy.h sha256.c sha256.h signature.c signature.h util.c util.h)
+	$(addprefix common/,answer_ranges.c answer_ranges.h blob.h blob_read.c blob_read.h net_layout.h policy.h port_slots.c port_slots.h sha256.c sha256.h signature.c signature.h util.c util.h)
 tcb:
 	@wc -l $(TCB_FILES) | sed '$$s/total$$/total: the privileged core/'
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * net_layout.h: the layout of the network maps, shared by the compiler
- * that fills them (compiler/codegen/net_bpf.c), the blob reader that checks them
- * (common/blob_read.c) and the launcher that loads them and reads the
+ * that fills them (compiler/codegen/net_bpf.c), the blob reader that checks
+ * them (common/blob_read.c) and the launcher that loads them and reads the
  * denials back (launcher/core/net.c). docs/spec.md part 5 describes them.
  *
  * The target architectures are little-endian, and so are the maps: the
@@ -13,6 +13,7 @@
 #define WARD_NET_LAYOUT_H
 
 #include <linux/bpf.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The allow tries (BPF_MAP_TYPE_LPM_TRIE, BPF_F_NO_PREALLOC). Key: u32

@@ -13,6 +13,7 @@
 #include "net_bpf.h"
 
 #include "net_layout.h"
+#include "port_slots.h"
 
 #include <errno.h>
 #include <linux/bpf.h>
@@ -578,45 +579,11 @@ static int cmp_net(const void *x, const void *y)
 	return memcmp(a->addr, b->addr, 16);
 }
 
-struct range {
-	uint16_t lo, hi;
-};
-
-static int cmp_range(const void *x, const void *y)
-{
-	const struct range *a = x, *b = y;
-
-	return a->lo != b->lo ? a->lo - b->lo : a->hi - b->hi;
-}
-
-/* Sort and merge overlapping or adjacent ranges; returns the count. */
-static size_t merge(struct range *r, size_t n)
-{
-	size_t o = 0;
-
-	qsort(r, n, sizeof(*r), cmp_range);
-	for (size_t i = 0; i < n; i++) {
-		if (o && (uint32_t)r[i].lo <= (uint32_t)r[o - 1].hi + 1) {
-			if (r[i].hi > r[o - 1].hi)
-				r[o - 1].hi = r[i].hi;
-			continue;
-		}
-		r[o++] = r[i];
-	}
-	return o;
-}
-
-static void put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
 /* The value of network n: for each protocol, the merged ranges of the
  * rules whose network contains n. */
 static int trie_value(const struct ward_net *net, const struct net *n,
-		      uint8_t *value, struct range *tmp, uint32_t *bad_rule,
-		      ward_err *err)
+		      uint8_t *value, struct ward_port_range *tmp,
+		      uint32_t *bad_rule, ward_err *err)
 {
 	static const uint8_t protos[2] = {IPPROTO_TCP, IPPROTO_UDP};
 
@@ -632,9 +599,10 @@ static int trie_value(const struct ward_net *net, const struct net *n,
 				continue;
 			if (!k)
 				first = i;
-			tmp[k++] = (struct range){r->port_lo, r->port_hi};
+			tmp[k++] =
+			    (struct ward_port_range){r->port_lo, r->port_hi};
 		}
-		k = merge(tmp, k);
+		k = ward_ports_merge(tmp, k);
 		if (k > WARD_NET_PORT_SLOTS) {
 			*bad_rule = first;
 			return ward_fail(err, 0,
@@ -645,11 +613,7 @@ static int trie_value(const struct ward_net *net, const struct net *n,
 					 p ? "udp" : "tcp", k,
 					 WARD_NET_PORT_SLOTS);
 		}
-		for (size_t s = 0; s < WARD_NET_PORT_SLOTS; s++) {
-			struct range r = s < k ? tmp[s] : (struct range){1, 0};
-			put_le16(slots + s * WARD_NET_SLOT_SIZE, r.lo);
-			put_le16(slots + s * WARD_NET_SLOT_SIZE + 2, r.hi);
-		}
+		ward_ports_write(slots, tmp, k);
 	}
 	return 0;
 }
@@ -680,7 +644,7 @@ static int build_trie(struct ward_pool *pool, const struct ward_net *net,
 {
 	_cleanup_free_ struct net *nets =
 	    calloc(net->nrules + 1, sizeof(*nets));
-	_cleanup_free_ struct range *tmp =
+	_cleanup_free_ struct ward_port_range *tmp =
 	    calloc(net->nrules + 1, sizeof(*tmp));
 	_cleanup_free_ struct entry *ents = NULL;
 	size_t nn = 0, ks = key_size(family);

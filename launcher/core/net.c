@@ -19,7 +19,9 @@
  */
 #include "net.h"
 
+#include "answer_ranges.h"
 #include "net_layout.h"
+#include "port_slots.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -77,31 +79,25 @@ int ward_net_check_host(const struct ward_net *net, uint32_t requirements,
 	return 0;
 }
 
-/* Do the first bits of a and b agree? */
-static bool same_bits(const uint8_t *a, const uint8_t *b, uint32_t bits)
-{
-	for (uint32_t i = 0; i < bits; i++)
-		if ((a[i / 8] ^ b[i / 8]) & (0x80u >> (i % 8)))
-			return false;
-	return true;
-}
-
 int ward_net_check_proxy(const struct ward_net *net, const char *proxy,
 			 ward_err *err)
 {
 	/* 198.18.0.0/15, and its IPv4-mapped form ::ffff:198.18.0.0/111 */
-	static const uint8_t v4[16] = {198, 18};
-	static const uint8_t v6[16] = {[10] = 0xff, 0xff, 198, 18};
+	static const struct ward_net_prefix synth[2] = {
+	    {4, 15, {198, 18}},
+	    {6, 111, {[10] = 0xff, 0xff, 198, 18}},
+	};
 
 	if (!proxy || !net->nnames)
 		return 0;
 	for (uint32_t i = 0; i < net->nrules; i++) {
 		const struct ward_net_rule *r = &net->rules[i];
-		uint32_t bits = r->family == 4 ? 15 : 111;
+		const struct ward_net_prefix *s = &synth[r->family == 6];
+		struct ward_net_prefix rp = {r->family, r->prefix, {0}};
 
-		if (r->prefix < bits)
-			bits = r->prefix;
-		if (same_bits(r->addr, r->family == 4 ? v4 : v6, bits))
+		memcpy(rp.addr, r->addr, sizeof(rp.addr));
+		/* (networks nest or are disjoint) */
+		if (ward_prefix_covers(&rp, s) || ward_prefix_covers(s, &rp))
 			return ward_fail(
 			    err, 0,
 			    "--upstream-proxy %s: the DNS stub then answers "
@@ -151,18 +147,10 @@ struct also_entry {
 	bool replaces; /* an entry of exactly that key is in the blob */
 };
 
-static uint16_t get16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, 2);
-	return v;
-}
-
 /* The blob's entry whose network holds addr with the longest prefix (the
  * one a lookup of addr answers with), or NULL; its prefix in *pl. */
-static const uint8_t *holding(const struct ward_net_map *m, const uint8_t *addr,
-			      uint32_t bits, uint32_t *pl)
+static const uint8_t *holding(const struct ward_net_map *m,
+			      const struct ward_net_also *x, uint32_t *pl)
 {
 	size_t rec = (size_t)m->key_size + m->value_size;
 	const uint8_t *best = NULL;
@@ -170,11 +158,13 @@ static const uint8_t *holding(const struct ward_net_map *m, const uint8_t *addr,
 	*pl = 0;
 	for (uint32_t i = 0; i < m->nentries; i++) {
 		const uint8_t *key = m->entries + i * rec;
-		uint32_t p;
+		struct ward_net_prefix n = {x->family, 0, {0}};
+		uint32_t p = ward_le32(key);
 
-		memcpy(&p, key, 4);
-		if (p <= bits && (!best || p > *pl) &&
-		    same_bits(key + 4, addr, p)) {
+		n.prefix = (uint8_t)p;
+		memcpy(n.addr, key + 4, m->key_size - 4u);
+		if ((!best || p > *pl) &&
+		    ward_prefix_has(&n, x->family, x->addr)) {
 			best = key;
 			*pl = p;
 		}
@@ -182,55 +172,21 @@ static const uint8_t *holding(const struct ward_net_map *m, const uint8_t *addr,
 	return best;
 }
 
-/* [port, port] into the TCP slots of value, which stay sorted and merged
- * (overlapping and adjacent ranges are one), unused slots last. */
+/* The proxy's port into the TCP slots of value, merged as the compiler
+ * merges a rule's (port_slots.h). */
 static int add_port(uint8_t *value, uint16_t port, ward_err *err)
 {
-	uint32_t lo[WARD_NET_PORT_SLOTS + 1], hi[WARD_NET_PORT_SLOTS + 1];
-	uint32_t n = 0, last = 0;
+	struct ward_port_range r[WARD_NET_PORT_SLOTS + 1];
+	size_t n = ward_ports_read(value, r);
 
-	for (uint32_t s = 0; s < WARD_NET_PORT_SLOTS; s++) {
-		const uint8_t *v = value + s * WARD_NET_SLOT_SIZE;
-
-		if (get16(v) <= get16(v + 2)) {
-			lo[n] = get16(v);
-			hi[n++] = get16(v + 2);
-		}
-	}
-	lo[n] = hi[n] = port;
-	n++;
-	for (uint32_t i = 1; i < n; i++) /* insertion sort by lo */
-		for (uint32_t j = i; j > 0 && lo[j] < lo[j - 1]; j--) {
-			uint32_t tl = lo[j], th = hi[j];
-
-			lo[j] = lo[j - 1];
-			hi[j] = hi[j - 1];
-			lo[j - 1] = tl;
-			hi[j - 1] = th;
-		}
-	for (uint32_t i = 1; i < n; i++) {
-		if (lo[i] <= hi[last] + 1) {
-			hi[last] = hi[i] > hi[last] ? hi[i] : hi[last];
-		} else {
-			last++;
-			lo[last] = lo[i];
-			hi[last] = hi[i];
-		}
-	}
-	if (last + 1 > WARD_NET_PORT_SLOTS)
+	r[n++] = (struct ward_port_range){port, port};
+	n = ward_ports_merge(r, n);
+	if (n > WARD_NET_PORT_SLOTS)
 		return ward_fail(err, 0,
 				 "--upstream-proxy: its address has %u TCP "
 				 "port ranges in the allow-list already",
 				 WARD_NET_PORT_SLOTS);
-	for (uint32_t s = 0; s < WARD_NET_PORT_SLOTS; s++) {
-		uint16_t v[2] = {1, 0};
-
-		if (s <= last) {
-			v[0] = (uint16_t)lo[s];
-			v[1] = (uint16_t)hi[s];
-		}
-		memcpy(value + s * WARD_NET_SLOT_SIZE, v, 4);
-	}
+	ward_ports_write(value, r, n);
 	return 0;
 }
 
@@ -248,16 +204,36 @@ static int also_entry(const struct ward_net_map *m,
 	memset(e, 0, sizeof(*e));
 	memcpy(e->key, &bits, 4);
 	memcpy(e->key + 4, x->addr, alen);
-	from = holding(m, x->addr, bits, &pl);
+	from = holding(m, x, &pl);
 	e->replaces = from && pl == bits;
 	if (from) {
 		memcpy(e->value, from + m->key_size, WARD_NET_VALUE_SIZE);
 	} else {
-		for (uint32_t s = 0; s < 2 * WARD_NET_PORT_SLOTS; s++)
-			memcpy(e->value + s * WARD_NET_SLOT_SIZE,
-			       (uint16_t[2]){1, 0}, 4);
+		ward_ports_write(e->value, NULL, 0);
+		ward_ports_write(e->value + WARD_NET_UDP_BASE, NULL, 0);
 	}
 	return add_port(e->value, x->port, err);
+}
+
+void ward_net_also_of(const struct sockaddr_storage *sa,
+		      struct ward_net_also *x)
+{
+	memset(x, 0, sizeof(*x));
+	if (sa->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *s6 = (const void *)sa;
+		bool mapped = IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
+
+		x->family = mapped ? 4 : 6;
+		memcpy(x->addr, s6->sin6_addr.s6_addr + (mapped ? 12 : 0),
+		       mapped ? 4 : 16);
+		x->port = ntohs(s6->sin6_port);
+	} else {
+		const struct sockaddr_in *s4 = (const void *)sa;
+
+		x->family = 4;
+		memcpy(x->addr, &s4->sin_addr, 4);
+		x->port = ntohs(s4->sin_port);
+	}
 }
 
 static int fill_map(int fd, const struct ward_net_map *m,

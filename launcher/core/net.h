@@ -36,6 +36,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/socket.h>
 
 struct ward_net_state {
 	int cgroup_fd; /* our own descriptor of the run's cgroup */
@@ -98,6 +99,11 @@ struct ward_net_also {
 int ward_net_setup_also(const struct ward_net *net, int cgroup_fd,
 			const struct ward_net_also *also,
 			struct ward_net_state *st, ward_err *err);
+
+/* The proxy's address (upstream.h: ward_proxy_addr) as the programs look
+ * it up: an IPv4-mapped IPv6 address as IPv4 (docs/spec.md 5.1). */
+void ward_net_also_of(const struct sockaddr_storage *sa,
+		      struct ward_net_also *x);
 
 /* The denials counted so far, sorted (hook, family, address, port,
  * protocol), the overflow counter last if it counted: a malloc'd array in

@@ -555,28 +555,10 @@ static int courier_ready(struct run *r, ward_err *err)
 static bool proxy_also(const struct ward_policy *p, struct ward_net_also *x)
 {
 	socklen_t len;
-	const struct sockaddr_storage *sa;
 
 	if (!ward_proxy_on() || !p->net.nnames)
 		return false;
-	sa = ward_proxy_addr(&len);
-	memset(x, 0, sizeof(*x));
-	if (sa->ss_family == AF_INET6) {
-		const struct sockaddr_in6 *s6 = (const void *)sa;
-		bool mapped = IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr);
-
-		/* (an IPv4-mapped address is looked up as IPv4, 5.1) */
-		x->family = mapped ? 4 : 6;
-		memcpy(x->addr, s6->sin6_addr.s6_addr + (mapped ? 12 : 0),
-		       mapped ? 4 : 16);
-		x->port = ntohs(s6->sin6_port);
-	} else {
-		const struct sockaddr_in *s4 = (const void *)sa;
-
-		x->family = 4;
-		memcpy(x->addr, &s4->sin_addr, 4);
-		x->port = ntohs(s4->sin_port);
-	}
+	ward_net_also_of(ward_proxy_addr(&len), x);
 	return true;
 }
 

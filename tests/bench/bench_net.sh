@@ -47,7 +47,7 @@ trap 'exit 1' INT TERM HUP
 "$CC" -static -O2 -o "$T/netprobe" "$top/tests/net/netprobe.c" || exit 1
 "$CC" -O2 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/net_connect" \
 	"$top/tests/bench/net_connect.c" "$top/launcher/core/net.c" \
-	"$top/common/blob_read.c" "$top/common/answer_ranges.c" "$top/common/sha256.c" \
+	"$top/common/blob_read.c" "$top/common/answer_ranges.c" "$top/common/port_slots.c" "$top/common/sha256.c" \
 	"$top/common/util.c" $(pkg-config --libs libsodium) || exit 1
 # The tests' policy, and the loopback host.
 sed 's/^\tallow udp srv port 5300;/&\n\tallow tcp 127.0.0.1 port 9090;/' \

@@ -15,16 +15,17 @@
  * refused, 4 on an error.
  *
  *   -a ADDR:PORT  one more TCP destination for the programs, as ward
- *       --upstream-proxy gives its proxy (net.h: ward_net_setup_also;
- *       ADDR dotted IPv4 or [IPv6])
+ *       --upstream-proxy gives its proxy, read by the same code
+ *       (upstream.h: ward_proxy_set; net.h: ward_net_also_of,
+ *       ward_net_setup_also)
  *   -d  print the denials after the run: "denied HOOK PROTO ADDR:PORT N"
  *   -n  no programs (the baseline of the benchmark, the controls)
  *   -q  quiet: no timing line on stderr
  */
 #include "blob_read.h"
 #include "net.h"
+#include "upstream.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -72,31 +73,6 @@ static double now_ms(void)
 	return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
-/* -a ADDR:PORT into x; false when it is not one. */
-static bool parse_also(const char *s, struct ward_net_also *x)
-{
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	char *end;
-	long port;
-
-	if (!colon || (size_t)(colon - s) >= sizeof(host))
-		return false;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	port = strtol(colon + 1, &end, 10);
-	if (*end || port < 1 || port > 65535)
-		return false;
-	x->port = (uint16_t)port;
-	if (host[0] == '[' && host[strlen(host) - 1] == ']') {
-		host[strlen(host) - 1] = '\0';
-		x->family = 6;
-		return inet_pton(AF_INET6, host + 1, x->addr) == 1;
-	}
-	x->family = 4;
-	return inet_pton(AF_INET, host, x->addr) == 1;
-}
-
 /* The child: an unprivileged process, and exec. */
 static _Noreturn void child(char **argv)
 {
@@ -128,13 +104,19 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "+a:dnq")) != -1) {
 		switch (opt) {
-		case 'a':
-			if (!parse_also(optarg, &x)) {
-				fprintf(stderr, "netrun: -a %s\n", optarg);
+		case 'a': {
+			/* as ward --upstream-proxy reads it, and as the
+			 * supervisor hands it to the programs */
+			socklen_t alen;
+
+			if (ward_proxy_set(optarg, &err) < 0) {
+				fprintf(stderr, "netrun: -a: %s\n", err.msg);
 				return 2;
 			}
+			ward_net_also_of(ward_proxy_addr(&alen), &x);
 			also = true;
 			break;
+		}
 		case 'd':
 			denials = true;
 			break;

@@ -93,9 +93,9 @@ if ! "$CC" -static -O2 -o "$T/netprobe" "$top/tests/net/netprobe.c" 2>"$T/cc.log
 	exit 1
 fi
 # From the sources (not $BUILD's libraries, which may be sanitized).
-if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -o "$T/netrun" \
-	"$top/tests/net/netrun.c" "$top/launcher/core/net.c" \
-	"$top/common/blob_read.c" "$top/common/answer_ranges.c" "$top/common/sha256.c" \
+if ! "$CC" -O1 -D_GNU_SOURCE -I"$top/common" -I"$top/launcher/core" -I"$top/launcher/lib" -o "$T/netrun" \
+	"$top/tests/net/netrun.c" "$top/launcher/core/net.c" "$top/launcher/lib/upstream.c" \
+	"$top/common/blob_read.c" "$top/common/answer_ranges.c" "$top/common/port_slots.c" "$top/common/sha256.c" \
 	"$top/common/util.c" $(pkg-config --libs libsodium) 2>"$T/cc.log"; then
 	fail build/netrun "$(head -c 300 "$T/cc.log")"
 	exit 1
@@ -304,6 +304,10 @@ PROBE_OPTS="-a 10.77.3.2:443"
 allowed programs/also/proxy-reached intra 443 -- tcp 10.77.3.2 443
 refused programs/also/proxy-other-port "err EPERM" intra - -- tcp 10.77.3.2 8080
 refused programs/also/another-address "err EPERM" srv - -- tcp 10.77.1.2 443
+# Given in its IPv4-mapped form: looked up as IPv4, its entry is made in
+# the IPv4 trie (in the IPv6 one, the connect would be refused).
+PROBE_OPTS="-a [::ffff:10.77.3.2]:443"
+allowed programs/also/proxy-v4-mapped-reached intra 443 -- tcp 10.77.3.2 443
 PROBE_OPTS="-a [fd77:3::2]:443"
 allowed programs/also/proxy6-reached intra 443 -- tcp fd77:3::2 443
 refused programs/also/proxy6-other-port "err EPERM" intra - -- tcp fd77:3::2 8080
