@@ -12,17 +12,6 @@
 #include <sys/capability.h>
 #include <sys/stat.h>
 
-uint32_t ward_native_arch(void)
-{
-#if defined(__x86_64__)
-	return WARD_ARCH_X86_64;
-#elif defined(__aarch64__)
-	return WARD_ARCH_AARCH64;
-#else
-	return 0; /* unknown: every blob is refused as "another arch" */
-#endif
-}
-
 /* Does the program return SECCOMP_RET_USER_NOTIF anywhere, and with data
  * bits (*answer: more than a kill, policy.h)? Its returns are constants
  * (BPF_RET | BPF_K; libseccomp and wardc emit no other). */

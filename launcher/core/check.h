@@ -7,13 +7,11 @@
 #ifndef WARD_CHECK_H
 #define WARD_CHECK_H
 
+#include "allowlist.h" /* ward_native_arch */
 #include "cli.h"
 #include "launch.h"
 #include "policy.h"
 #include "util.h"
-
-/* The AUDIT_ARCH_* value of the machine ward was built for. */
-uint32_t ward_native_arch(void);
 
 /* Requirements, network mode, limits, capabilities, seccomp program. */
 int ward_check_policy(const struct ward_policy *p, ward_err *err);

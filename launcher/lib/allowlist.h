@@ -29,6 +29,11 @@ struct ward_allow_arg {
 	size_t nvalues;
 };
 
+/* The AUDIT_ARCH_* value of the machine ward was built for (0: another):
+ * the one a blob must be compiled for, and the one these programs let
+ * through. */
+uint32_t ward_native_arch(void);
+
 /* Build and install the program. 0, or -1 with err. */
 int ward_allowlist_install(const int *allow, size_t nallow,
 			   const struct ward_allow_arg *args, size_t nargs,
