@@ -887,16 +887,15 @@ static void deliver(struct run *r, int code, const ward_err *failure)
 		ward_err_str(failure, f->error, sizeof(f->error));
 	}
 	f->have_cg = r->cg.active;
-	if (f->have_cg)
-		f->cg = r->cg;
 	f->queue = r->adm.q;
 	if (r->cg.active)
 		snprintf(f->run_id, sizeof(f->run_id), "%s", r->cg.run_id);
 	else if (r->supervised)
 		/* Without a cgroup the run id is still the supervisor's. */
 		ward_cg_run_id(f->run_id, sizeof(f->run_id), NULL);
+	/* (the cgroups straight from the run's: f->cg is the courier's) */
 	if (!write_all(r->to_courier, f, WARD_FACTS_HEAD) ||
-	    (f->have_cg && !write_all(r->to_courier, &f->cg, sizeof(f->cg))) ||
+	    (f->have_cg && !write_all(r->to_courier, &r->cg, sizeof(r->cg))) ||
 	    !write_all(r->to_courier, &f->broker,
 		       WARD_FACTS_CARRIER + f->broker.len))
 		fprintf(stderr, "ward: the courier ended early: no report\n");
