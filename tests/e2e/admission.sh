@@ -180,7 +180,7 @@ hold() { # hold SECONDS ARGS...: a run that holds the slot of queue $T/q
 	bgpids="$bgpids $holder"
 	# (until the slot is locked, not a fixed sleep: under a slow kernel,
 	# qemu TCG on a loaded host, 0.5 s was not always enough)
-	wait_locked "$T/q/slot-0" || fail admission/holder-locks-slot "slot-0 never locked"
+	wait_for locked "$T/q/slot-0" || fail admission/holder-locks-slot "slot-0 never locked"
 }
 locked() { # locked FILE: FILE exists and a flock is held on its inode
 	[ -e "$1" ] || return 1
@@ -192,17 +192,9 @@ joined() { # joined FILE: someone holds a read lock (OFD) on FILE: in line
 	li=$(stat -c %i "$1")
 	awk -v i="$li" '$2 == "OFDLCK" && $4 == "READ" { split($6, a, ":"); if (a[3] == i) f = 1 } END { exit !f }' /proc/locks
 }
-wait_joined() { # wait_joined FILE: up to 20 s for a read lock on FILE
+wait_for() { # wait_for TEST FILE: up to 20 s for `TEST FILE` (joined, locked)
 	n=0
-	until joined "$1"; do
-		n=$((n + 1))
-		[ "$n" -le 200 ] || return 1
-		sleep 0.1
-	done
-}
-wait_locked() { # wait_locked FILE: up to 20 s for a flock on FILE
-	n=0
-	until locked "$1"; do
+	until "$1" "$2"; do
 		n=$((n + 1))
 		[ "$n" -le 200 ] || return 1
 		sleep 0.1
@@ -231,7 +223,7 @@ touch "$T/ctl"
 flock -x "$T/ctl" sleep 5 &
 ctl=$!
 bgpids="$bgpids $ctl"
-wait_locked "$T/ctl" || :
+wait_for locked "$T/ctl" || :
 cu=$(slot_users "$T/ctl")
 kill "$ctl" 2>/dev/null
 su=$(slot_users "$T/q/slot-0")
@@ -270,7 +262,7 @@ rc=0
 w=$!
 # (once it is in line: its read lock on the queue's file, not a fixed
 # sleep, which a slow kernel, qemu TCG, can outlast)
-wait_joined "$T/q/queue" || fail admission/signal-ends-the-wait "it never joined the queue"
+wait_for joined "$T/q/queue" || fail admission/signal-ends-the-wait "it never joined the queue"
 kill -TERM "$w"
 wait "$w" || rc=$?
 # (its queue in the report: where it waited, from the holder's JOINED)
@@ -307,7 +299,7 @@ fi
 	"$T/adm.wardb" -- /usr/bin/sleep 20 >/dev/null 2>"$T/hk.err" </dev/null &
 w=$!
 bgpids="$bgpids $w"
-wait_locked "$T/q/slot-0" || fail admission/holder-killed-kills-the-run "slot-0 never locked"
+wait_for locked "$T/q/slot-0" || fail admission/holder-killed-kills-the-run "slot-0 never locked"
 ino=$(stat -c %i "$T/q/slot-0")
 hp=$(awk -v i="$ino" '$2 == "FLOCK" { split($6, a, ":"); if (a[3] == i) print $5 }' /proc/locks | head -n1)
 hppid=$( [ -n "$hp" ] && awk '/^PPid:/ { print $2 }' "/proc/$hp/status" 2>/dev/null)
